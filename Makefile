@@ -1,0 +1,45 @@
+# Two commands on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# Both change how Textual paints and would break snapshot comparisons.
+unexport NO_COLOR TEXTUAL_THEME
+
+.PHONY: run test lint format screenshots clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Stamp files: reinstall only when the project's metadata changes.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+run: $(VENV)/.installed
+	@dir=$$(mktemp -d -t samantha-demo.XXXXXX) && \
+	$(BIN)/samantha-tui demo "$$dir" >/dev/null && \
+	$(BIN)/samantha-tui "$$dir"
+
+test: $(VENV)/.installed-test
+	$(BIN)/ruff check samantha_tui tests
+	$(BIN)/python -m pytest -q
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check samantha_tui tests
+	$(BIN)/ruff format --check samantha_tui tests
+
+format: $(VENV)/.installed-test
+	$(BIN)/ruff format samantha_tui tests
+	$(BIN)/ruff check --fix samantha_tui tests
+
+screenshots: $(VENV)/.installed-test
+	@command -v rsvg-convert >/dev/null || (apt-get update -qq && apt-get install -y -qq librsvg2-bin)
+	$(BIN)/python -m samantha_tui.ui.screenshots screenshots
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,3 @@
+from samantha_tui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,106 @@
+"""Find the cerebrum root from a path, $SAMANTHA_CEREBRUM, the current folder, or samantha-llm's config."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from .model import Kind
+
+ENV_VAR = "SAMANTHA_CEREBRUM"
+WORKSPACE_LINK = ".ai-cerebrum"
+
+
+class TreeNotFound(LookupError):
+    """No memory tree where we looked; the message names every place."""
+
+    def __init__(self, looked: list[str]) -> None:
+        self.looked = looked
+        places = "\n".join(f"  - {place}" for place in looked)
+        super().__init__(
+            "no samantha-llm memory tree found. Looked in:\n"
+            f"{places}\n"
+            "Pass a path (the folder holding .ai/), set $SAMANTHA_CEREBRUM, or try the demo:\n"
+            "  samantha-tui demo ./demo-tree && samantha-tui ./demo-tree"
+        )
+
+
+def config_path(env: Mapping[str, str]) -> Path:
+    base = env.get("XDG_CONFIG_HOME") or str(Path(env.get("HOME", "~")).expanduser() / ".config")
+    return Path(base) / "samantha-llm" / "config.json"
+
+
+def root_of(path: Path) -> Path | None:
+    """The cerebrum root for a root, its `.ai/` folder, or a workspace with `.ai-cerebrum`."""
+    path = path.expanduser()
+    if (path / ".ai").is_dir():
+        return path.absolute()
+    if path.name == ".ai" and path.is_dir():
+        return path.absolute().parent
+    link = path / WORKSPACE_LINK
+    if link.is_dir() and (link / ".ai").is_dir():
+        return link.resolve()
+    return None
+
+
+def _from_config(env: Mapping[str, str]) -> tuple[Path | None, str]:
+    path = config_path(env)
+    label = f"repo_path in {path}"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None, f"{label} (no such file)"
+    except (OSError, ValueError) as error:
+        return None, f"{label} (unreadable: {error})"
+    repo = data.get("repo_path") if isinstance(data, dict) else None
+    if not isinstance(repo, str) or not repo:
+        return None, f"{label} (no repo_path set)"
+    return root_of(Path(repo)), f"{label} ({repo})"
+
+
+def find_root(
+    path: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+) -> Path:
+    """Resolve the tree to open, in the documented order; raise TreeNotFound naming every place."""
+    env = os.environ if env is None else env
+    if path is not None:
+        found = root_of(Path(path))
+        if found is None:
+            raise TreeNotFound([f"{path} (no .ai/ folder and no .ai-cerebrum link there)"])
+        return found
+    looked: list[str] = []
+    if env.get(ENV_VAR):
+        found = root_of(Path(env[ENV_VAR]))
+        if found:
+            return found
+        looked.append(f"${ENV_VAR} = {env[ENV_VAR]} (no .ai/ there)")
+    else:
+        looked.append(f"${ENV_VAR} (not set)")
+    here = cwd or Path.cwd()
+    found = root_of(here)
+    if found:
+        return found
+    looked.append(f"the current folder {here} (no .ai/ or .ai-cerebrum)")
+    found, label = _from_config(env)
+    if found:
+        return found
+    looked.append(label)
+    raise TreeNotFound(looked)
+
+
+def is_cerebrum(path: Path) -> bool:
+    """A folder whose `.ai/` holds at least one kind folder."""
+    return any((path / kind.folder).is_dir() for kind in Kind)
+
+
+def root_for_file(file: Path) -> Path:
+    """The tree a memory file belongs to: the nearest folder above it that is a cerebrum."""
+    file = file.absolute()
+    for parent in file.parents:
+        if file.is_relative_to(parent / ".ai") and is_cerebrum(parent):
+            return parent
+    raise TreeNotFound([f"the folders above {file} (none holds a memory tree's .ai/)"])

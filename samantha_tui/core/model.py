@@ -1,0 +1,160 @@
+"""Immutable records read from a memory tree: kinds, memories, problems."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Any
+
+
+class Kind(Enum):
+    """The five memory kinds and the folder each lives in under `<root>/.ai/`."""
+
+    SHORT_TERM = ("short-term", "short-term-memory", "Short-term")
+    LONG_TERM = ("long-term", "long-term-memory", "Long-term")
+    CURRENT_TASKS = ("current-tasks", "current-tasks", "Tasks")
+    WORK_EXPERIENCE = ("work-experience", "work-experience", "Work experience")
+    PROCEDURAL = ("procedural", "procedural-memory", "Procedural")
+
+    def __init__(self, slug: str, folder_name: str, label: str) -> None:
+        self.slug = slug
+        self.folder_name = folder_name
+        self.label = label
+
+    @property
+    def folder(self) -> str:
+        """The kind folder relative to the cerebrum root (note the doubled `.ai`)."""
+        return f".ai/{self.folder_name}/.ai"
+
+    @property
+    def is_project_kind(self) -> bool:
+        """Tasks and work experience hold one folder per project, not loose files."""
+        return self in (Kind.CURRENT_TASKS, Kind.WORK_EXPERIENCE)
+
+    @classmethod
+    def from_slug(cls, slug: str) -> Kind:
+        for kind in cls:
+            if slug in (kind.slug, kind.folder_name, kind.name.lower()):
+                return kind
+        names = ", ".join(kind.slug for kind in cls)
+        raise ValueError(f"unknown memory kind {slug!r}; expected one of: {names}")
+
+
+class Severity(Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong with a file, said so a person can act on it."""
+
+    path: str
+    message: str
+    line: int | None = None
+    severity: Severity = Severity.ERROR
+
+    def format(self) -> str:
+        """`path:line: message`, the one-line form `check` prints."""
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.message}"
+
+
+def _frozen(mapping: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    return MappingProxyType(dict(mapping or {}))
+
+
+@dataclass(frozen=True)
+class Memory:
+    """One memory file as read from disk; never changed in place, only replaced."""
+
+    kind: Kind
+    path: str
+    """Relative to the cerebrum root, with `/` separators."""
+    title: str
+    frontmatter: Mapping[str, Any] = field(default_factory=lambda: _frozen(None))
+    body: str = ""
+    problems: tuple[Problem, ...] = ()
+    date: dt.date | None = None
+    age_days: int | None = None
+    importance: str | None = None
+    critical: bool = False
+    reference_count: int = 0
+    project: str | None = None
+    topics: tuple[str, ...] = ()
+    type: str | None = None
+    status: str | None = None
+    companions: tuple[str, ...] = ()
+    """Other files of a project folder (notes.md, decisions.md), relative to the root."""
+    size: int = 0
+    digest: str = ""
+    """sha256 of the bytes read: a write is refused unless the file still has them."""
+    has_frontmatter: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.frontmatter, MappingProxyType):
+            object.__setattr__(self, "frontmatter", _frozen(self.frontmatter))
+
+    @property
+    def name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+    @property
+    def has_errors(self) -> bool:
+        return any(p.severity is Severity.ERROR for p in self.problems)
+
+
+@dataclass(frozen=True)
+class PendingUpdate:
+    """A proposed project-status change waiting for review."""
+
+    path: str
+    project: str
+    session_date: str | None
+    confidence: float | None
+    proposed_changes: Mapping[str, Any]
+    reasoning: str
+
+
+@dataclass(frozen=True)
+class StagedSession:
+    """A subconscious session folder; `complete` ones are awaiting merge."""
+
+    path: str
+    status: str
+    memory_files: tuple[str, ...]
+
+    @property
+    def awaiting_merge(self) -> bool:
+        return self.status == "complete"
+
+
+@dataclass(frozen=True)
+class Tree:
+    """Everything read from one cerebrum at one moment."""
+
+    root: str
+    memories: tuple[Memory, ...]
+    pending_updates: tuple[PendingUpdate, ...] = ()
+    sessions: tuple[StagedSession, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    """Problems not tied to one memory (an unreadable folder, a bad update file)."""
+
+    def of_kind(self, kind: Kind) -> list[Memory]:
+        return [m for m in self.memories if m.kind is kind]
+
+    @property
+    def critical(self) -> list[Memory]:
+        return [m for m in self.memories if m.critical]
+
+    @property
+    def all_problems(self) -> list[Problem]:
+        found = [p for m in self.memories for p in m.problems]
+        return found + list(self.problems)
+
+    @property
+    def awaiting_merge(self) -> list[StagedSession]:
+        return [s for s in self.sessions if s.awaiting_merge]

@@ -1,0 +1,131 @@
+"""Walk a cerebrum and read every memory, pending update and staged session into a Tree."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+
+from .model import Kind, Memory, PendingUpdate, Problem, StagedSession, Tree
+from .reader import read_memory
+
+INDEX_FILES = frozenset({"index.md", "index.json"})
+PENDING_DIR = "pending-updates"
+STATUS_FILE = "status.md"
+SUBCONSCIOUS = ".ai/subconscious/.ai"
+
+
+def _visible(name: str) -> bool:
+    return not name.startswith(".")
+
+
+def memory_paths(root: Path, kind: Kind) -> list[tuple[str, tuple[str, ...]]]:
+    """(memory path, companion paths) for every memory of a kind, relative to root, sorted."""
+    folder = root / kind.folder
+    found: list[tuple[str, tuple[str, ...]]] = []
+    if not folder.is_dir():
+        return found
+    if kind.is_project_kind:
+        for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+            rel = f"{kind.folder}/{entry.name}"
+            if entry.is_dir(follow_symlinks=False) and _visible(entry.name):
+                if entry.name == PENDING_DIR and kind is Kind.CURRENT_TASKS:
+                    continue
+                files = sorted(
+                    e.name
+                    for e in os.scandir(entry.path)
+                    if e.is_file() and _visible(e.name) and e.name != STATUS_FILE
+                )
+                companions = tuple(f"{rel}/{name}" for name in files)
+                found.append((f"{rel}/{STATUS_FILE}", companions))
+            elif _is_memory_file(entry.name) and not entry.is_dir():
+                found.append((rel, ()))
+        return found
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if _visible(d))
+        base = Path(dirpath).relative_to(root).as_posix()
+        found.extend((f"{base}/{name}", ()) for name in sorted(filenames) if _is_memory_file(name))
+    return sorted(found)
+
+
+def _is_memory_file(name: str) -> bool:
+    return name.endswith(".md") and _visible(name) and name not in INDEX_FILES
+
+
+def _read_pending(root: Path) -> tuple[list[PendingUpdate], list[Problem]]:
+    folder = root / Kind.CURRENT_TASKS.folder / PENDING_DIR
+    updates: list[PendingUpdate] = []
+    problems: list[Problem] = []
+    if not folder.is_dir():
+        return updates, problems
+    for path in sorted(folder.glob("*.json")):
+        rel = path.relative_to(root).as_posix()
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            problems.append(Problem(rel, f"pending update is not readable JSON: {error}"))
+            continue
+        if not isinstance(data, dict) or not isinstance(data.get("proposed_changes"), dict):
+            problems.append(Problem(rel, "pending update has no `proposed_changes` mapping"))
+            continue
+        confidence = data.get("confidence")
+        updates.append(
+            PendingUpdate(
+                path=rel,
+                project=str(data.get("project_name") or path.stem.split("_", 2)[-1]),
+                session_date=data.get("session_date"),
+                confidence=confidence if isinstance(confidence, int | float) else None,
+                proposed_changes=data["proposed_changes"],
+                reasoning=str(data.get("reasoning") or ""),
+            )
+        )
+    return updates, problems
+
+
+def _read_sessions(root: Path) -> list[StagedSession]:
+    folder = root / SUBCONSCIOUS / "sessions"
+    sessions: list[StagedSession] = []
+    if not folder.is_dir():
+        return sessions
+    for path in sorted(p for p in folder.iterdir() if p.is_dir() and _visible(p.name)):
+        try:
+            status = json.loads((path / "status.json").read_text(encoding="utf-8")).get("status")
+        except (OSError, ValueError, AttributeError):
+            status = "unknown"
+        memories = tuple(
+            p.relative_to(root).as_posix() for p in sorted((path / "memories").glob("*.md"))
+        )
+        sessions.append(StagedSession(path.relative_to(root).as_posix(), str(status), memories))
+    return sessions
+
+
+def scan(root: Path, today: dt.date) -> Tree:
+    """Read the whole tree. Bad files become records with problems; nothing is written."""
+    memories: list[Memory] = []
+    problems: list[Problem] = []
+    for kind in Kind:
+        not_folders = [
+            path
+            for path in (root / ".ai" / kind.folder_name, root / kind.folder)
+            if path.exists() and not path.is_dir()
+        ]
+        if not_folders:
+            rel = not_folders[0].relative_to(root).as_posix()
+            problems.append(Problem(rel, "expected a folder of memories, found a file"))
+            continue
+        try:
+            paths = memory_paths(root, kind)
+        except OSError as error:
+            problems.append(Problem(kind.folder, f"cannot list folder: {error.strerror or error}"))
+            continue
+        for rel, companions in paths:
+            memories.append(read_memory(root, rel, kind, today, companions))
+    updates, update_problems = _read_pending(root)
+    return Tree(
+        root=str(root),
+        memories=tuple(memories),
+        pending_updates=tuple(updates),
+        sessions=tuple(_read_sessions(root)),
+        problems=tuple(problems + update_problems),
+    )

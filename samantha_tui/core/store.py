@@ -1,0 +1,237 @@
+"""The store: the tree in memory and the one door every change to its files goes through."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import clock, frontmatter, schema, trash
+from .atomic import ConflictError, StoreError, move_no_replace, write_atomic
+from .model import Kind, Memory, Tree
+from .reader import memory_from_bytes, outside_root, read_memory
+from .scan import scan
+
+__all__ = ["ConflictError", "Change", "Store", "StoreError"]
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a store operation did, for whoever listens (indexes, the UI)."""
+
+    action: str
+    """write | create | move | trash | restore"""
+    paths: tuple[str, ...]
+    previous: bytes | None = None
+    """The bytes a write replaced, so an undo can put them back."""
+
+
+Listener = Callable[[Change], None]
+
+
+class Store:
+    """A cerebrum on disk. Reads give immutable records; writes are atomic and conflict-checked."""
+
+    def __init__(self, root: Path, today: Callable[[], dt.date] = clock.today) -> None:
+        self.root = Path(root).absolute()
+        self._today = today
+        self._listeners: list[Listener] = []
+        self.tree = Tree(root=str(self.root), memories=())
+
+    # --- reading ---------------------------------------------------------------------------------
+
+    def scan(self) -> Tree:
+        """Read the whole tree again."""
+        self.tree = scan(self.root, self._today())
+        return self.tree
+
+    def get(self, rel: str) -> Memory | None:
+        return next((m for m in self.tree.memories if m.path == rel), None)
+
+    def kind_of(self, rel: str) -> Kind:
+        for kind in Kind:
+            if rel.startswith(kind.folder + "/"):
+                return kind
+        raise StoreError(f"{rel} is not inside any memory kind folder of {self.root}")
+
+    def reload(self, rel: str) -> Memory | None:
+        """Re-read one file (after another program changed it); None when it is gone."""
+        path = self.root / rel
+        if not path.exists():
+            self._replace(rel, None)
+            return None
+        old = self.get(rel)
+        companions = old.companions if old else ()
+        memory = read_memory(self.root, rel, self.kind_of(rel), self._today(), companions)
+        self._replace(rel, memory)
+        return memory
+
+    # --- writing ---------------------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def _emit(self, change: Change) -> None:
+        for listener in self._listeners:
+            listener(change)
+
+    def _replace(self, rel: str, memory: Memory | None) -> None:
+        kept = [m for m in self.tree.memories if m.path != rel]
+        if memory is not None:
+            kept.append(memory)
+            kept.sort(key=lambda m: (list(Kind).index(m.kind), m.path))
+        self.tree = dataclasses.replace(self.tree, memories=tuple(kept))
+
+    def safe_path(self, rel: str) -> Path:
+        """The real path for rel, refusing anything links take outside the tree."""
+        if rel.startswith("/") or ".." in Path(rel).parts:
+            raise StoreError(f"{rel} is not a path inside the tree")
+        path = self.root / rel
+        leaves = outside_root(self.root, path)
+        if leaves is not None:
+            raise StoreError(f"{rel} leads outside the tree (to {leaves}); it is never written")
+        return path
+
+    def edit(
+        self,
+        rel: str,
+        set_values: Mapping[str, Any] | None = None,
+        unset: Iterable[str] = (),
+        *,
+        expected_digest: str | None = None,
+        touch_updated: bool = True,
+    ) -> Memory:
+        """Set and remove frontmatter keys, changing only their lines.
+
+        `expected_digest` is the sha256 the caller read; without it the store's own record is used.
+        Sets `updated:` to today unless the edit sets it or `touch_updated` is False.
+        """
+        set_values = dict(set_values or {})
+        unset = list(unset)
+        for key, value in set_values.items():
+            message = schema.value_error(key, value)
+            if message:
+                raise StoreError(f"{rel}: {message}; nothing was written")
+        if touch_updated and "updated" not in set_values and "updated" not in unset:
+            set_values["updated"] = self._today()
+        path = self.safe_path(rel)
+        raw = self._read(path, rel)
+        if expected_digest is None and (known := self.get(rel)) is not None:
+            expected_digest = known.digest
+        memory = memory_from_bytes(rel, self.kind_of(rel), raw, self._today())
+        if expected_digest is not None and memory.digest != expected_digest:
+            raise ConflictError(rel)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise StoreError(f"{rel} is not UTF-8 text; fix it by hand, nothing was written") from None
+        try:
+            new_text = frontmatter.edit(text, set_values, unset)
+        except frontmatter.FrontmatterError as error:
+            raise StoreError(f"{rel}: {error}") from None
+        return self._write(rel, path, new_text.encode("utf-8"), raw)
+
+    def write_bytes(self, rel: str, data: bytes, expected_digest: str) -> Memory:
+        """Replace a file's whole content (undo puts previous bytes back this way)."""
+        path = self.safe_path(rel)
+        raw = self._read(path, rel)
+        memory = memory_from_bytes(rel, self.kind_of(rel), raw, self._today())
+        if memory.digest != expected_digest:
+            raise ConflictError(rel)
+        return self._write(rel, path, data, raw)
+
+    def _read(self, path: Path, rel: str) -> bytes:
+        try:
+            return path.read_bytes()
+        except FileNotFoundError:
+            raise StoreError(f"{rel} no longer exists; nothing was written") from None
+        except OSError as error:
+            raise StoreError(f"cannot read {rel}: {error.strerror or error}") from None
+
+    def _write(self, rel: str, path: Path, data: bytes, previous: bytes) -> Memory:
+        old = memory_from_bytes(rel, self.kind_of(rel), previous, self._today())
+        try:
+            write_atomic(path.resolve(), data, rel, old.digest)
+        except OSError as error:
+            raise StoreError(f"cannot write {rel}: {error.strerror or error}; it is unchanged") from None
+        companions = self.get(rel).companions if self.get(rel) else ()
+        memory = memory_from_bytes(rel, self.kind_of(rel), data, self._today(), companions)
+        self._replace(rel, memory)
+        self._emit(Change("write", (rel,), previous))
+        return memory
+
+    def create(self, rel: str, mapping: Mapping[str, Any], body: str) -> Memory:
+        """Write a new memory file; refuses to replace an existing one."""
+        kind = self.kind_of(rel)
+        for key, value in mapping.items():
+            message = schema.value_error(key, value)
+            if message:
+                raise StoreError(f"{rel}: {message}; nothing was written")
+        path = self.safe_path(rel)
+        if path.exists():
+            raise StoreError(f"{rel} already exists; choose another name")
+        data = frontmatter.render_new(mapping, body).encode("utf-8")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            write_atomic(path, data, rel, None)
+        except FileExistsError:
+            raise StoreError(f"{rel} already exists; choose another name") from None
+        except OSError as error:
+            raise StoreError(f"cannot write {rel}: {error.strerror or error}") from None
+        memory = memory_from_bytes(rel, kind, data, self._today())
+        self._replace(rel, memory)
+        self._emit(Change("create", (rel,)))
+        return memory
+
+    def move(self, rel: str, target_rel: str) -> str:
+        """Move a memory file, or a whole project folder, to another place in the tree."""
+        source = self.safe_path(rel)
+        target = self.safe_path(target_rel)
+        self.kind_of(target_rel)
+        if not source.exists():
+            raise StoreError(f"{rel} does not exist; nothing was moved")
+        try:
+            move_no_replace(source, target)
+        except OSError as error:
+            raise StoreError(f"cannot move {rel}: {error.strerror or error}") from None
+        self.scan()
+        self._emit(Change("move", (rel, target_rel)))
+        return target_rel
+
+    def trash(self, rel: str) -> trash.TrashEntry:
+        """Move a memory (or, for a project, its folder) into `.ai/.trash/`."""
+        target = rel
+        memory = self.get(rel)
+        if memory is not None and memory.kind.is_project_kind and rel.endswith("/status.md"):
+            target = rel.rsplit("/", 1)[0]
+        self.safe_path(target)
+        if not (self.root / target).exists():
+            raise StoreError(f"{target} does not exist; nothing was moved to the trash")
+        try:
+            entry = trash.put(self.root, target, dt.datetime.now().replace(microsecond=0))
+        except OSError as error:
+            raise StoreError(f"cannot move {target} to the trash: {error.strerror or error}") from None
+        self.scan()
+        self._emit(Change("trash", (target,)))
+        return entry
+
+    def trash_entries(self) -> list[trash.TrashEntry]:
+        return trash.entries(self.root)
+
+    def restore(self, entry_id: str) -> str:
+        """Bring a trashed item back where it came from."""
+        entry = trash.find(self.root, entry_id)
+        self.safe_path(entry.path)
+        try:
+            rel = trash.restore(self.root, entry)
+        except OSError as error:
+            raise StoreError(f"cannot restore {entry.path}: {error.strerror or error}") from None
+        self.scan()
+        self._emit(Change("restore", (rel,)))
+        return rel
+
+    def empty_trash(self, older_than_days: int) -> list[trash.TrashEntry]:
+        return trash.empty(self.root, older_than_days, dt.datetime.now())

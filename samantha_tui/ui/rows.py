@@ -1,0 +1,88 @@
+"""Turn core records into table rows and columns; presentation only, no decisions about data."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from ..core.model import Kind, Memory, Problem, Severity
+from .widgets.memory_table import Column, TableRow
+
+IMPORTANCE_STYLE = {"high": "bold red", "medium": "yellow", "low": "dim"}
+MEMORY_COLUMNS = (
+    Column("", 2),
+    Column("Title"),
+    Column("Date", 10),
+    Column("Importance", 10),
+    Column("Refs", 4, "right"),
+)
+CRITICAL_COLUMNS = (
+    Column("", 2),
+    Column("Title"),
+    Column("Kind", 15),
+    Column("Date", 10),
+    Column("Refs", 4, "right"),
+)
+PROBLEM_COLUMNS = (Column("", 2), Column("File", 34), Column("Line", 4, "right"), Column("Problem"))
+
+
+def short_path(rel: str) -> str:
+    """`.ai/short-term-memory/.ai/x.md` -> `short-term/x.md`: the kind folder said in one word."""
+    for kind in Kind:
+        if rel.startswith(kind.folder + "/"):
+            return f"{kind.slug}/{rel.removeprefix(kind.folder + '/')}"
+    return rel
+
+
+def marker(memory: Memory) -> Text:
+    """★ for critical, ! for a file with errors, · for warnings only."""
+    if memory.critical:
+        return Text("★", style="bold yellow")
+    if memory.has_errors:
+        return Text("!", style="bold red")
+    if memory.problems:
+        return Text("·", style="yellow")
+    return Text("")
+
+
+def _date(memory: Memory) -> Text:
+    return Text(memory.date.isoformat()) if memory.date else Text("—", style="dim")
+
+
+def _refs(memory: Memory) -> Text:
+    if not memory.reference_count:
+        return Text("")
+    return Text(str(memory.reference_count), style="bold" if memory.reference_count >= 5 else "")
+
+
+def _importance(memory: Memory) -> Text:
+    if memory.importance is None:
+        raw = memory.frontmatter.get("importance")
+        return Text(str(raw), style="red") if raw is not None else Text("")
+    return Text(memory.importance, style=IMPORTANCE_STYLE[memory.importance])
+
+
+def memory_row(memory: Memory) -> TableRow:
+    title = Text(memory.title)
+    if memory.kind.is_project_kind and memory.status:
+        title.append(f"  {memory.status}", style="dim")
+    return TableRow(memory.path, (marker(memory), title, _date(memory), _importance(memory), _refs(memory)))
+
+
+def critical_row(memory: Memory) -> TableRow:
+    cells = (marker(memory), Text(memory.title), Text(memory.kind.label), _date(memory), _refs(memory))
+    return TableRow(memory.path, cells)
+
+
+def problem_row(problem: Problem, index: int) -> TableRow:
+    style = "bold red" if problem.severity is Severity.ERROR else "yellow"
+    mark = Text("!" if problem.severity is Severity.ERROR else "·", style=style)
+    line = Text(str(problem.line) if problem.line else "")
+    # Several problems can share a file: the key keeps them apart while naming the file.
+    return TableRow(f"{problem.path}#{index}", (mark, Text(short_path(problem.path)), line, Text(problem.message)))
+
+
+def sort_memories(kind: Kind | None, memories: list[Memory]) -> list[Memory]:
+    """Newest first for dated notes; by path where the folder structure is the order."""
+    if kind in (Kind.SHORT_TERM, None):
+        return sorted(memories, key=lambda m: (m.date.toordinal() if m.date else 0, m.path), reverse=True)
+    return sorted(memories, key=lambda m: m.path)

@@ -1,0 +1,206 @@
+"""A list of memories that renders only the rows on screen (Line API), so it scales to big trees."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+
+@dataclass(frozen=True)
+class Column:
+    title: str
+    width: int | None = None
+    """Cells wide; None for the one column that takes the remaining width."""
+    justify: str = "left"
+
+
+@dataclass(frozen=True)
+class TableRow:
+    key: str
+    """What selecting the row means (a memory's path); stable across refreshes."""
+    cells: tuple[Text, ...]
+
+
+class MemoryTable(ScrollView, can_focus=True):
+    """Rows of Text cells with a cursor; user text arrives as Text, so it is never markup."""
+
+    BINDINGS = [
+        Binding("up,k", "cursor_up", "Up", show=False, id="list.up"),
+        Binding("down,j", "cursor_down", "Down", show=False, id="list.down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="list.page_up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="list.page_down"),
+        Binding("home,g", "first", "First", show=False, id="list.first"),
+        Binding("end,G", "last", "Last", show=False, id="list.last"),
+    ]
+
+    COMPONENT_CLASSES = {
+        "memory-table--header",
+        "memory-table--cursor",
+        "memory-table--cursor-blurred",
+        "memory-table--empty",
+    }
+
+    DEFAULT_CSS = """
+    MemoryTable { background: $surface; }
+    MemoryTable > .memory-table--header { text-style: bold; color: $text-muted; }
+    MemoryTable > .memory-table--cursor { background: $accent 60%; text-style: bold; }
+    MemoryTable > .memory-table--cursor-blurred { background: $accent 25%; }
+    MemoryTable > .memory-table--empty { color: $text-muted; text-style: italic; }
+    """
+
+    cursor: reactive[int] = reactive(0, always_update=True, init=False)
+
+    class Highlighted(Message):
+        """The cursor moved to another row (key is None when the table is empty)."""
+
+        def __init__(self, table: MemoryTable, key: str | None) -> None:
+            super().__init__()
+            self.table = table
+            self.key = key
+
+        @property
+        def control(self) -> MemoryTable:
+            return self.table
+
+    def __init__(
+        self, columns: Sequence[Column] = (), *, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.columns: tuple[Column, ...] = tuple(columns)
+        self.rows: list[TableRow] = []
+        self.empty_message = ""
+
+    # --- data ------------------------------------------------------------------------------------
+
+    @property
+    def selected_key(self) -> str | None:
+        return self.rows[self.cursor].key if self.rows else None
+
+    def set_rows(
+        self,
+        rows: Sequence[TableRow],
+        columns: Sequence[Column] | None = None,
+        select: str | None = None,
+        empty_message: str = "",
+    ) -> None:
+        """Replace every row, keeping the cursor on `select` (or the same index) when it can."""
+        if columns is not None:
+            self.columns = tuple(columns)
+        self.rows = list(rows)
+        self.empty_message = empty_message
+        self.virtual_size = Size(self.size.width, len(self.rows) + 1)
+        index = next((i for i, row in enumerate(self.rows) if row.key == select), None)
+        if index is None:
+            index = min(self.cursor, max(len(self.rows) - 1, 0))
+        self.cursor = index
+        self.refresh()
+
+    # --- cursor ----------------------------------------------------------------------------------
+
+    @property
+    def _page(self) -> int:
+        return max(self.size.height - 1, 1)
+
+    def validate_cursor(self, value: int) -> int:
+        return max(0, min(value, len(self.rows) - 1)) if self.rows else 0
+
+    def watch_cursor(self, value: int) -> None:
+        if value < self.scroll_y:
+            self.scroll_to(y=value, animate=False, immediate=True)
+        elif value >= self.scroll_y + self._page:
+            self.scroll_to(y=value - self._page + 1, animate=False, immediate=True)
+        self.refresh()
+        self.post_message(self.Highlighted(self, self.selected_key))
+
+    def action_cursor_up(self) -> None:
+        self.cursor -= 1
+
+    def action_cursor_down(self) -> None:
+        self.cursor += 1
+
+    def action_page_up(self) -> None:
+        self.cursor -= self._page
+
+    def action_page_down(self) -> None:
+        self.cursor += self._page
+
+    def action_first(self) -> None:
+        self.cursor = 0
+
+    def action_last(self) -> None:
+        self.cursor = len(self.rows) - 1
+
+    def on_click(self, event: events.Click) -> None:
+        row = int(self.scroll_y) + event.y - 1
+        if 0 <= row < len(self.rows):
+            self.cursor = row
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def on_resize(self) -> None:
+        self.virtual_size = Size(self.size.width, len(self.rows) + 1)
+
+    # --- painting --------------------------------------------------------------------------------
+
+    def _widths(self, width: int) -> list[int]:
+        fixed = sum(c.width or 0 for c in self.columns) + max(len(self.columns) - 1, 0)
+        return [c.width if c.width is not None else max(width - fixed, 4) for c in self.columns]
+
+    def _line(self, cells: Sequence[Text], width: int) -> Text:
+        line = Text(no_wrap=True, end="")
+        for index, (column, cell_width) in enumerate(
+            zip(self.columns, self._widths(width), strict=False)
+        ):
+            if index:
+                line.append(" ")
+            cell = cells[index].copy() if index < len(cells) else Text()
+            cell.no_wrap = True
+            cell.truncate(cell_width, overflow="ellipsis")
+            if column.justify == "right":
+                cell.pad_left(cell_width - cell.cell_len)
+            else:
+                cell.pad_right(cell_width - cell.cell_len)
+            line.append_text(cell)
+        return line
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        base = self.rich_style
+        if y == 0:
+            header = self._line([Text(c.title) for c in self.columns], width)
+            header.stylize(self.get_component_rich_style("memory-table--header"))
+            return self._strip(header, width, base)
+        if not self.rows:
+            if y == 2 and self.empty_message:
+                message = Text("  " + self.empty_message, no_wrap=True, end="")
+                message.stylize(self.get_component_rich_style("memory-table--empty"))
+                return self._strip(message, width, base)
+            return Strip.blank(width, base)
+        index = int(self.scroll_y) + y - 1
+        if index >= len(self.rows):
+            return Strip.blank(width, base)
+        line = self._line(self.rows[index].cells, width)
+        if index == self.cursor:
+            name = "memory-table--cursor" if self.has_focus else "memory-table--cursor-blurred"
+            line.stylize(self.get_component_rich_style(name))
+        return self._strip(line, width, base)
+
+    def _strip(self, text: Text, width: int, base: Style) -> Strip:
+        segments = [s for s in text.render(self.app.console) if s.text != "\n"]
+        strip = Strip(Segment.apply_style(segments, base), text.cell_len)
+        return strip.crop_extend(0, width, base)

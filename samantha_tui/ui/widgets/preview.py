@@ -1,0 +1,99 @@
+"""The right pane: a memory's fields as a compact table, its problems, then its body as Markdown."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Markdown, Static
+
+from ...core.model import Memory, Problem, Severity
+
+MAX_VALUE_CHARS = 240
+
+
+def format_value(value: Any) -> str:
+    """One line for any frontmatter value; nested ones as compact JSON-like text."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, list) and all(not isinstance(v, list | dict) for v in value):
+        return ", ".join(format_value(v) for v in value) or "(none)"
+    if isinstance(value, list | dict):
+        text = json.dumps(value, default=str, ensure_ascii=False)
+    else:
+        text = "" if value is None else str(value)
+    return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 1] + "…"
+
+
+def fields_table(memory: Memory) -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(overflow="fold")
+    for key, value in memory.frontmatter.items():
+        table.add_row(Text(str(key)), Text(format_value(value)))
+    if memory.companions:
+        names = ", ".join(path.rsplit("/", 1)[-1] for path in memory.companions)
+        table.add_row(Text("files"), Text(names, style="italic"))
+    return table
+
+
+def problem_lines(problems: tuple[Problem, ...] | list[Problem]) -> Text:
+    text = Text()
+    for problem in problems:
+        style = "bold red" if problem.severity is Severity.ERROR else "yellow"
+        where = f"line {problem.line}: " if problem.line else ""
+        text.append("✗ " if problem.severity is Severity.ERROR else "· ", style=style)
+        text.append(f"{where}{problem.message}\n")
+    text.rstrip()
+    return text
+
+
+def without_title(body: str, title: str) -> str:
+    """The body minus its first `# ` heading when that is the title shown above it."""
+    stripped = body.lstrip()
+    first, _, rest = stripped.partition("\n")
+    if first.rstrip("\r").removeprefix("# ").strip() == title and first.startswith("# "):
+        return rest
+    return body
+
+
+class Preview(VerticalScroll):
+    """Shows one memory; all user text goes in as Text or Markdown source, never as markup."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="preview-head")
+        yield Static(id="preview-fields")
+        yield Markdown(id="preview-body")
+
+    def show_memory(self, memory: Memory) -> None:
+        head = Text(memory.title, style="bold")
+        head.append(f"\n{memory.path}", style="dim")
+        self.query_one("#preview-head", Static).update(head)
+        parts: list[Any] = []
+        if memory.problems:
+            parts.append(problem_lines(memory.problems))
+        if memory.frontmatter or memory.companions:
+            parts.append(fields_table(memory))
+        fields = self.query_one("#preview-fields", Static)
+        fields.update(Group(*parts))
+        fields.display = bool(parts)
+        body = self.query_one("#preview-body", Markdown)
+        text = without_title(memory.body, memory.title)
+        body.update(text)
+        body.display = bool(text.strip())
+        self.scroll_home(animate=False)
+
+    def show_message(self, title: str, message: str = "") -> None:
+        self.query_one("#preview-head", Static).update(Text(title, style="bold"))
+        fields = self.query_one("#preview-fields", Static)
+        fields.update(Text(message))
+        fields.display = bool(message)
+        self.query_one("#preview-body", Markdown).display = False

@@ -1,0 +1,66 @@
+"""Shared fixtures: trees are built in tmp_path; the demo is copied, never edited in place."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from samantha_tui.core.store import Store
+from samantha_tui.demo import ANCHOR, write_demo
+
+TODAY = ANCHOR
+"""Tests run on the demo's own day, so ages and snapshots do not drift with the calendar."""
+
+
+@pytest.fixture(autouse=True)
+def _fixed_today(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SAMANTHA_TUI_TODAY", TODAY.isoformat())
+    for name in ("SAMANTHA_CEREBRUM", "NO_COLOR", "TEXTUAL_THEME"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def demo_root(tmp_path: Path) -> Path:
+    return write_demo(tmp_path / "demo", TODAY)
+
+
+def make_tree(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Write files (paths relative to root) and make sure every kind folder exists."""
+    for folder in ("short-term-memory", "long-term-memory", "current-tasks", "work-experience",
+                   "procedural-memory"):
+        (root / ".ai" / folder / ".ai").mkdir(parents=True, exist_ok=True)
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_bytes(content.encode("utf-8"))
+    return root
+
+
+@pytest.fixture
+def tree(tmp_path: Path):
+    """A factory: tree({path: text}) -> a Store over a fresh tree, already scanned."""
+
+    def build(files: dict[str, str | bytes]) -> Store:
+        store = Store(make_tree(tmp_path / "cerebrum", files), lambda: TODAY)
+        store.scan()
+        return store
+
+    return build
+
+
+ST = ".ai/short-term-memory/.ai"
+LT = ".ai/long-term-memory/.ai"
+TASKS = ".ai/current-tasks/.ai"
+
+
+def memory_text(**fields: str) -> str:
+    lines = "".join(f"{key}: {value}\n" for key, value in fields.items())
+    return f"---\n{lines}---\n\n# A memory\n\nBody text.\n"
+
+
+__all__ = ["LT", "ST", "TASKS", "TODAY", "dt", "make_tree", "memory_text"]

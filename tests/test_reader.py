@@ -1,0 +1,152 @@
+"""Every kind of bad input becomes a record with a problem that says where and what; never a crash."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from samantha_tui.core.model import Kind, Severity
+from samantha_tui.core.reader import memory_from_bytes
+
+from .conftest import ST, TODAY, memory_text
+
+GOOD = "---\ndate: 2026-01-28\ntopics: [testing, ci]\nimportance: high\n---\n\n# Use pytest\n\nText.\n"
+
+
+def read(text: str | bytes):
+    raw = text.encode("utf-8") if isinstance(text, str) else text
+    return memory_from_bytes(f"{ST}/m.md", Kind.SHORT_TERM, raw, TODAY)
+
+
+def only_problem(memory):
+    assert len(memory.problems) == 1, memory.problems
+    return memory.problems[0]
+
+
+def test_good_file_has_every_field() -> None:
+    memory = read(GOOD)
+    assert memory.problems == ()
+    assert memory.title == "Use pytest"
+    assert memory.date == dt.date(2026, 1, 28)
+    assert memory.age_days == (TODAY - dt.date(2026, 1, 28)).days
+    assert memory.importance == "high"
+    assert memory.topics == ("testing", "ci")
+    assert memory.critical is False and memory.reference_count == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "words"),
+    [
+        ("# Just a heading\n\nno frontmatter here\n", 1, "no frontmatter"),
+        ("---\ndate: 2026-01-28\ntopics: [a]\n# never closed\n", 1, "never closed"),
+        ("---\ndate: 2026-01-28\ntopics: [a, b\n---\n", 4, "invalid YAML"),
+        ("---\ndate: 2026-01-28\n  topics: [a]\nbad: : x\n---\n", 3, "invalid YAML"),
+        ("---\n- date\n- topics\n---\n", 2, "is a list"),
+        ("---\njust words\n---\n", 2, "single str value"),
+        ("---\ndate: 2026-02-30\ntopics: [a]\n---\n", 2, "impossible date 2026-02-30"),
+    ],
+)
+def test_unreadable_frontmatter(text: str, line: int, words: str) -> None:
+    problem = only_problem(read(text))
+    assert problem.line == line
+    assert words in problem.message
+    assert problem.path == f"{ST}/m.md"
+
+
+@pytest.mark.parametrize(
+    ("fields", "key", "words"),
+    [
+        ({"topics": "[a]"}, "date", "missing `date`"),
+        ({"date": "2026-01-28"}, "topics", "missing `topics`"),
+        ({"date": "2026-01-28", "topics": "[a]", "importance": "urgent"}, "importance", "'urgent'"),
+        ({"date": "2026-01-28", "topics": "[a]", "reference_count": "-2"}, "reference_count", "-2"),
+        ({"date": "2026-01-28", "topics": "[a]", "reference_count": "many"}, "reference_count", "many"),
+        ({"date": "2026-01-28", "topics": "[a]", "critical": "'true'"}, "critical", "true or false"),
+        ({"date": "2026-01-28", "topics": "[a]", "critical": "1"}, "critical", "true or false"),
+        ({"date": "28/01/2026", "topics": "[a]"}, "date", "YYYY-MM-DD"),
+        ({"date": "2026-01-28", "topics": "testing"}, "topics", "expected a list"),
+    ],
+)
+def test_field_rules(fields: dict[str, str], key: str, words: str) -> None:
+    text = memory_text(**fields)
+    problem = only_problem(read(text))
+    assert words in problem.message
+    assert problem.severity is Severity.ERROR
+    expected_line = next(
+        (n for n, line in enumerate(text.splitlines(), 1) if line.startswith(f"{key}:")), 1
+    )
+    assert problem.line == expected_line
+
+
+def test_unknown_type_is_a_soft_warning() -> None:
+    memory = read(memory_text(date="2026-01-28", topics="[a]", type="musing"))
+    problem = only_problem(memory)
+    assert problem.severity is Severity.WARNING and "musing" in problem.message
+    assert not memory.has_errors
+
+
+def test_bom_is_read_as_text_not_as_part_of_the_first_line() -> None:
+    memory = read(b"\xef\xbb\xbf" + GOOD.encode())
+    assert memory.problems == ()
+    assert memory.date == dt.date(2026, 1, 28)
+
+
+def test_crlf_file_reads_like_lf() -> None:
+    memory = read(GOOD.replace("\n", "\r\n"))
+    assert memory.problems == ()
+    assert memory.topics == ("testing", "ci")
+    assert memory.title == "Use pytest"
+
+
+def test_bytes_that_are_not_utf8() -> None:
+    memory = read(GOOD.encode().replace(b"Text.", b"Caf\xe9 text."))
+    problem = only_problem(memory)
+    assert "not UTF-8" in problem.message and "0xe9" in problem.message
+    assert problem.line == 9
+    assert memory.date == dt.date(2026, 1, 28)  # the rest is still shown
+
+
+def test_title_falls_back_to_the_file_name() -> None:
+    memory = memory_from_bytes(
+        f"{ST}/2026-01-28_api-auth_notes.md", Kind.SHORT_TERM, b"---\ndate: 2026-01-28\n---\n", TODAY
+    )
+    assert memory.title == "2026 01 28 api auth notes"
+
+
+def test_markup_in_a_title_is_kept_as_text() -> None:
+    memory = read(GOOD.replace("# Use pytest", "# [bold]oops[/] and [/]"))
+    assert memory.title == "[bold]oops[/] and [/]"
+
+
+def test_scan_records_files_it_cannot_read(tree, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = tree({f"{ST}/locked.md": GOOD, f"{ST}/fine.md": GOOD})
+    real = Path.read_bytes
+
+    def deny(self: Path) -> bytes:
+        if self.name == "locked.md":
+            raise PermissionError(13, "Permission denied")
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", deny)
+    memories = {m.name: m for m in store.scan().memories}
+    assert memories["fine.md"].problems == ()
+    assert "cannot read: Permission denied" in only_problem(memories["locked.md"]).message
+
+
+def test_symlink_leading_outside_is_recorded_not_read(tree, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text(GOOD)
+    store = tree({})
+    (store.root / ST / "link.md").symlink_to(outside)
+    memory = store.scan().memories[0]
+    assert "symlink leads outside the tree" in only_problem(memory).message
+    assert memory.body == ""
+
+
+def test_huge_file_is_recorded_without_its_body(tree) -> None:
+    store = tree({f"{ST}/big.md": GOOD + "x" * (5 * 1024 * 1024)})
+    memory = store.scan().memories[0]
+    assert "over the 5 MB limit" in only_problem(memory).message
+    assert memory.body == "" and memory.size > 5 * 1024 * 1024
