@@ -55,9 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
         edit = commands.add_parser(name, help=f"{name} frontmatter keys of one memory file")
         edit.add_argument("file", help="the memory file")
         edit.add_argument("pairs", nargs="+", metavar=word)
-        edit.add_argument(
-            "--keep-updated", action="store_true", help="leave `updated:` as it is"
-        )
+        edit.add_argument("--keep-updated", action="store_true", help="leave `updated:` as it is")
         _tree_option(edit, suppress)
 
     trash = commands.add_parser("trash", help="list, restore or empty the trash")

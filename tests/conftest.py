@@ -28,8 +28,13 @@ def demo_root(tmp_path: Path) -> Path:
 
 def make_tree(root: Path, files: dict[str, str | bytes]) -> Path:
     """Write files (paths relative to root) and make sure every kind folder exists."""
-    for folder in ("short-term-memory", "long-term-memory", "current-tasks", "work-experience",
-                   "procedural-memory"):
+    for folder in (
+        "short-term-memory",
+        "long-term-memory",
+        "current-tasks",
+        "work-experience",
+        "procedural-memory",
+    ):
         (root / ".ai" / folder / ".ai").mkdir(parents=True, exist_ok=True)
     for rel, content in files.items():
         path = root / rel

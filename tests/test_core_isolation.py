@@ -15,5 +15,7 @@ def test_core_imports_without_textual_or_rich() -> None:
         "bad = sorted(n for n in sys.modules if n.split('.')[0] in ('textual', 'rich'))\n"
         "print(','.join(bad))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == "", f"UI modules imported by the core: {result.stdout}"

@@ -1,4 +1,4 @@
-"""Every kind of bad input becomes a record with a problem that says where and what; never a crash."""
+"""Every kind of bad input becomes a record with a problem saying where and what; never a crash."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from samantha_tui.core.reader import memory_from_bytes
 
 from .conftest import ST, TODAY, memory_text
 
-GOOD = "---\ndate: 2026-01-28\ntopics: [testing, ci]\nimportance: high\n---\n\n# Use pytest\n\nText.\n"
+GOOD = (
+    "---\ndate: 2026-01-28\ntopics: [testing, ci]\nimportance: high\n---\n\n# Use pytest\n\nText.\n"
+)
 
 
 def read(text: str | bytes):
@@ -62,8 +64,16 @@ def test_unreadable_frontmatter(text: str, line: int, words: str) -> None:
         ({"date": "2026-01-28"}, "topics", "missing `topics`"),
         ({"date": "2026-01-28", "topics": "[a]", "importance": "urgent"}, "importance", "'urgent'"),
         ({"date": "2026-01-28", "topics": "[a]", "reference_count": "-2"}, "reference_count", "-2"),
-        ({"date": "2026-01-28", "topics": "[a]", "reference_count": "many"}, "reference_count", "many"),
-        ({"date": "2026-01-28", "topics": "[a]", "critical": "'true'"}, "critical", "true or false"),
+        (
+            {"date": "2026-01-28", "topics": "[a]", "reference_count": "many"},
+            "reference_count",
+            "many",
+        ),
+        (
+            {"date": "2026-01-28", "topics": "[a]", "critical": "'true'"},
+            "critical",
+            "true or false",
+        ),
         ({"date": "2026-01-28", "topics": "[a]", "critical": "1"}, "critical", "true or false"),
         ({"date": "28/01/2026", "topics": "[a]"}, "date", "YYYY-MM-DD"),
         ({"date": "2026-01-28", "topics": "testing"}, "topics", "expected a list"),
@@ -110,7 +120,10 @@ def test_bytes_that_are_not_utf8() -> None:
 
 def test_title_falls_back_to_the_file_name() -> None:
     memory = memory_from_bytes(
-        f"{ST}/2026-01-28_api-auth_notes.md", Kind.SHORT_TERM, b"---\ndate: 2026-01-28\n---\n", TODAY
+        f"{ST}/2026-01-28_api-auth_notes.md",
+        Kind.SHORT_TERM,
+        b"---\ndate: 2026-01-28\n---\n",
+        TODAY,
     )
     assert memory.title == "2026 01 28 api auth notes"
 

@@ -45,7 +45,9 @@ def test_bom_and_crlf_survive_an_edit(tree) -> None:
     raw = b"\xef\xbb\xbf" + TEXT.replace("\n", "\r\n").encode()
     store = tree({f"{ST}/n.md": raw})
     store.edit(f"{ST}/n.md", {"importance": "high"}, touch_updated=False)
-    assert (store.root / ST / "n.md").read_bytes() == raw.replace(b"importance: low", b"importance: high")
+    assert (store.root / ST / "n.md").read_bytes() == raw.replace(
+        b"importance: low", b"importance: high"
+    )
 
 
 def test_invalid_value_is_refused_and_the_file_untouched(tree) -> None:
@@ -201,7 +203,9 @@ def test_scan_skips_indexes_pending_updates_and_staging(demo_root: Path) -> None
     paths = [m.path for m in tree.memories]
     assert not any(p.endswith(("index.md", "index.json")) for p in paths)
     assert not any("pending-updates" in p or "subconscious" in p for p in paths)
-    assert len(tree.pending_updates) == 1 and tree.pending_updates[0].project == "api-gateway-refactor"
+    assert (
+        len(tree.pending_updates) == 1 and tree.pending_updates[0].project == "api-gateway-refactor"
+    )
     assert len(tree.awaiting_merge) == 1 and len(tree.awaiting_merge[0].memory_files) == 2
 
 

@@ -19,7 +19,8 @@ class ConflictError(StoreError):
     def __init__(self, path: str) -> None:
         self.path = path
         super().__init__(
-            f"{path} changed on disk since it was read; nothing was written. Reload it and try again."
+            f"{path} changed on disk since it was read; nothing was written. "
+            "Reload it and try again."
         )
 
 

@@ -100,13 +100,16 @@ def _bad_date_line(yaml_lines: list[str]) -> tuple[int | None, str]:
             try:
                 dt.date(year, month, day)
             except ValueError as error:
-                return offset + 2, f"impossible date {match.group(0)} ({error}); expected YYYY-MM-DD"
+                return (
+                    offset + 2,
+                    f"impossible date {match.group(0)} ({error}); expected YYYY-MM-DD",
+                )
     return None, "a value could not be read as a date; expected YYYY-MM-DD"
 
 
 def load_yaml(text: str) -> Any:
     """Parse YAML with the safe loader only (never constructs Python objects)."""
-    return yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - the loader is a safe one
+    return yaml.load(text, Loader=_SAFE_LOADER)
 
 
 def parse(text: str) -> Parsed:
@@ -122,7 +125,9 @@ def parse(text: str) -> Parsed:
     try:
         data = load_yaml(block.yaml_text)
     except yaml.YAMLError as error:
-        return Parsed(None, errors=((_yaml_error_line(error), _describe_yaml_error(error)),), **base)
+        return Parsed(
+            None, errors=((_yaml_error_line(error), _describe_yaml_error(error)),), **base
+        )
     except ValueError:
         return Parsed(None, errors=(_bad_date_line(block.yaml_lines),), **base)
     except RecursionError:
@@ -206,9 +211,19 @@ def _render_block(value: Any, indent: str) -> list[str]:
     return lines
 
 
+def _is_block(value: Any) -> bool:
+    """Nested values need block lines; scalars and flat lists fit on one line."""
+    return (isinstance(value, dict) and bool(value)) or (
+        isinstance(value, list) and not _is_flat_list(value)
+    )
+
+
 def _render_entry(head: str, value: Any, indent: str, separator: str = ": ") -> list[str]:
-    if isinstance(value, dict) and value or (isinstance(value, list) and not _is_flat_list(value)):
-        return [head.rstrip() + ("" if separator == " " else ":"), *_render_block(value, indent + "  ")]
+    if _is_block(value):
+        return [
+            head.rstrip() + ("" if separator == " " else ":"),
+            *_render_block(value, indent + "  "),
+        ]
     if isinstance(value, dict):
         rendered = "{}"
     elif isinstance(value, list):
@@ -218,7 +233,9 @@ def _render_entry(head: str, value: Any, indent: str, separator: str = ": ") -> 
     return [f"{head}{separator}{rendered}".rstrip(" ")]
 
 
-def render_field(key: str, value: Any, newline: str = "\n", key_text: str | None = None) -> list[str]:
+def render_field(
+    key: str, value: Any, newline: str = "\n", key_text: str | None = None
+) -> list[str]:
     """The lines for one top-level key: one line for scalars and flat lists, a block otherwise."""
     name = key_text if key_text is not None else render_scalar(key)
     return [line + newline for line in _render_entry(name, value, "")]
@@ -229,13 +246,17 @@ def _key_spans(block: _Block) -> dict[str, list[tuple[int, int, str]]]:
     try:
         node = yaml.compose(block.yaml_text, Loader=yaml.SafeLoader)
     except (yaml.YAMLError, ValueError) as error:
-        raise FrontmatterError(f"cannot edit: the frontmatter is not valid YAML ({error})") from None
+        raise FrontmatterError(
+            f"cannot edit: the frontmatter is not valid YAML ({error})"
+        ) from None
     if node is None:
         return {}
     if not isinstance(node, yaml.MappingNode):
         raise FrontmatterError("cannot edit: the frontmatter is not a set of `key: value` lines")
     if node.flow_style:
-        raise FrontmatterError("cannot edit: the frontmatter is one `{...}` mapping; edit it by hand")
+        raise FrontmatterError(
+            "cannot edit: the frontmatter is one `{...}` mapping; edit it by hand"
+        )
     yaml_lines = block.yaml_lines
     base = block.open_index + 1
     spans: dict[str, list[tuple[int, int, str]]] = {}
@@ -275,7 +296,9 @@ def edit(text: str, set_values: Mapping[str, Any] | None = None, unset: Iterable
     spans = _key_spans(block)
     for key in [*set_values, *unset]:
         if len(spans.get(key, ())) > 1:
-            raise FrontmatterError(f"cannot edit: key `{key}` appears more than once; fix it by hand")
+            raise FrontmatterError(
+                f"cannot edit: key `{key}` appears more than once; fix it by hand"
+            )
 
     replacements: dict[int, tuple[int, list[str]]] = {}
     appended: list[str] = []

@@ -1,4 +1,4 @@
-"""Find the cerebrum root from a path, $SAMANTHA_CEREBRUM, the current folder, or samantha-llm's config."""
+"""Find the cerebrum root: a path, $SAMANTHA_CEREBRUM, the current folder, or the config."""
 
 from __future__ import annotations
 

@@ -96,7 +96,10 @@ def _decode(rel: str, raw: bytes) -> tuple[str, list[Problem]]:
     except UnicodeDecodeError as error:
         line = raw.count(b"\n", 0, error.start) + 1
         bad = raw[error.start : error.start + 1].hex()
-        message = f"not UTF-8 text (byte 0x{bad} at offset {error.start}); shown with replacements, not editable"
+        message = (
+            f"not UTF-8 text (byte 0x{bad} at offset {error.start}); "
+            "shown with replacements, not editable"
+        )
         return raw.decode("utf-8", errors="replace"), [Problem(rel, message, line)]
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .model import Kind
@@ -37,35 +37,41 @@ def _describe(value: Any) -> str:
     return f"{value!r} ({type(value).__name__})"
 
 
+def _is_date(value: Any) -> bool:
+    return isinstance(value, dt.date) and not isinstance(value, dt.datetime)
+
+
+def _is_topics(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(t, str) and t.strip() for t in value)
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _is_name(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+# key -> (accepts the value?, what is expected, in words)
+RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    **{key: (_is_date, "a date as YYYY-MM-DD") for key in DATE_KEYS},
+    "topics": (_is_topics, "a list of words such as [testing, ci]"),
+    "importance": (lambda v: v in IMPORTANCE, "low, medium or high"),
+    "reference_count": (_is_count, "a whole number, 0 or more"),
+    "critical": (lambda v: isinstance(v, bool), "true or false"),
+    "status": (lambda v: v in TASK_STATUS, "active, blocked or completed"),
+    "confidence": (lambda v: v in CONFIDENCE, "low, medium or high"),
+    **{key: (_is_name, "a short name") for key in ("project", "type", "domain")},
+}
+
+
 def value_error(key: str, value: Any) -> str | None:
-    """Why `value` is not acceptable for `key`, or None when it is."""
-    if key in DATE_KEYS:
-        if isinstance(value, dt.datetime) or not isinstance(value, dt.date):
-            return f"`{key}` is {_describe(value)}; expected a date as YYYY-MM-DD"
-    elif key == "topics":
-        if not isinstance(value, list):
-            return f"`topics` is {_describe(value)}; expected a list such as [testing, ci]"
-        if any(not isinstance(t, str) or not t.strip() for t in value):
-            return "`topics` has an entry that is not a word; expected a list such as [testing, ci]"
-    elif key == "importance":
-        if value not in IMPORTANCE:
-            return f"`importance` is {_describe(value)}; expected low, medium or high"
-    elif key == "reference_count":
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            return f"`reference_count` is {_describe(value)}; expected a whole number, 0 or more"
-    elif key == "critical":
-        if not isinstance(value, bool):
-            return f"`critical` is {_describe(value)}; expected true or false"
-    elif key == "status":
-        if value not in TASK_STATUS:
-            return f"`status` is {_describe(value)}; expected active, blocked or completed"
-    elif key == "confidence":
-        if value not in CONFIDENCE:
-            return f"`confidence` is {_describe(value)}; expected low, medium or high"
-    elif key in ("project", "type", "domain"):
-        if not isinstance(value, str) or not value.strip():
-            return f"`{key}` is {_describe(value)}; expected a short name"
-    return None
+    """Why `value` is not acceptable for `key`, or None when it is (unknown keys take anything)."""
+    rule = RULES.get(key)
+    if rule is None or rule[0](value):
+        return None
+    return f"`{key}` is {_describe(value)}; expected {rule[1]}"
 
 
 def type_warning(value: Any) -> str | None:

@@ -15,7 +15,7 @@ from .model import Kind, Memory, Tree
 from .reader import memory_from_bytes, outside_root, read_memory
 from .scan import scan
 
-__all__ = ["ConflictError", "Change", "Store", "StoreError"]
+__all__ = ["Change", "ConflictError", "Store", "StoreError"]
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,9 @@ class Store:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise StoreError(f"{rel} is not UTF-8 text; fix it by hand, nothing was written") from None
+            raise StoreError(
+                f"{rel} is not UTF-8 text; fix it by hand, nothing was written"
+            ) from None
         try:
             new_text = frontmatter.edit(text, set_values, unset)
         except frontmatter.FrontmatterError as error:
@@ -156,7 +158,9 @@ class Store:
         try:
             write_atomic(path.resolve(), data, rel, old.digest)
         except OSError as error:
-            raise StoreError(f"cannot write {rel}: {error.strerror or error}; it is unchanged") from None
+            raise StoreError(
+                f"cannot write {rel}: {error.strerror or error}; it is unchanged"
+            ) from None
         companions = self.get(rel).companions if self.get(rel) else ()
         memory = memory_from_bytes(rel, self.kind_of(rel), data, self._today(), companions)
         self._replace(rel, memory)
@@ -213,7 +217,9 @@ class Store:
         try:
             entry = trash.put(self.root, target, dt.datetime.now().replace(microsecond=0))
         except OSError as error:
-            raise StoreError(f"cannot move {target} to the trash: {error.strerror or error}") from None
+            raise StoreError(
+                f"cannot move {target} to the trash: {error.strerror or error}"
+            ) from None
         self.scan()
         self._emit(Change("trash", (target,)))
         return entry

@@ -46,7 +46,11 @@ def put(root: Path, rel: str, now: dt.datetime) -> TrashEntry:
     entry_dir = folder / entry_id
     entry_dir.mkdir()
     entry = TrashEntry(entry_id, rel, now, source.is_dir())
-    origin = {"path": rel, "trashed_at": now.isoformat(timespec="seconds"), "folder": entry.is_folder}
+    origin = {
+        "path": rel,
+        "trashed_at": now.isoformat(timespec="seconds"),
+        "folder": entry.is_folder,
+    }
     write_atomic(entry_dir / ORIGIN_FILE, json.dumps(origin, indent=2).encode() + b"\n", "", None)
     move_no_replace(source, entry.item(root))
     return entry

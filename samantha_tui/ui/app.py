@@ -12,13 +12,14 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
-from textual.widgets import Footer, Tab, Tabs
+from textual.widgets import Footer, Tabs
 
 from ..core import clock
 from ..core.model import Kind, Memory, Tree
 from ..core.store import Store
 from . import rows
 from .screens.help import HelpScreen
+from .widgets.counted_tabs import CountedTab, CountedTabs
 from .widgets.memory_table import MemoryTable
 from .widgets.preview import Preview
 from .widgets.status_line import StatusLine
@@ -34,27 +35,39 @@ class TabSpec:
 
 TABS = (
     TabSpec(
-        "short-term", "Short-term", Kind.SHORT_TERM,
+        "short-term",
+        "Short-term",
+        Kind.SHORT_TERM,
         "No short-term memories yet: the assistant writes them to .ai/short-term-memory/.ai/.",
     ),
     TabSpec(
-        "long-term", "Long-term", Kind.LONG_TERM,
+        "long-term",
+        "Long-term",
+        Kind.LONG_TERM,
         "No long-term memories yet: promoted, foundational knowledge lands here.",
     ),
     TabSpec(
-        "tasks", "Tasks", Kind.CURRENT_TASKS,
+        "tasks",
+        "Tasks",
+        Kind.CURRENT_TASKS,
         "No current tasks: each active project is a folder with a status.md.",
     ),
     TabSpec(
-        "work-experience", "Work experience", Kind.WORK_EXPERIENCE,
+        "work-experience",
+        "Work experience",
+        Kind.WORK_EXPERIENCE,
         "No completed projects yet: finished tasks move here.",
     ),
     TabSpec(
-        "procedural", "Procedural", Kind.PROCEDURAL,
+        "procedural",
+        "Procedural",
+        Kind.PROCEDURAL,
         "No runbooks yet: procedural memory holds how-to-work-on-X guides.",
     ),
     TabSpec(
-        "critical", "Critical", None,
+        "critical",
+        "Critical",
+        None,
         "Nothing is marked critical: mark the few rules read every session (5-10 advised).",
     ),
     TabSpec("problems", "Problems", None, "No problems: every file reads cleanly."),
@@ -77,7 +90,13 @@ class SamanthaApp(App[None]):
 
     BINDINGS = [
         *(
-            Binding(str(n), f"show_tab('{spec.id}')", spec.label, show=False, id=f"tab.{spec.id}")
+            Binding(
+                str(n),
+                f"show_tab('{spec.id}')",
+                f"{spec.label} tab",
+                show=False,
+                id=f"tab.{spec.id}",
+            )
             for n, spec in enumerate(TABS, start=1)
         ),
         Binding("r", "reload", "Reload", id="app.reload"),
@@ -95,7 +114,7 @@ class SamanthaApp(App[None]):
     # --- layout ----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Tabs(*(Tab(spec.label, id=spec.id) for spec in TABS), id="tabs")
+        yield CountedTabs(*(CountedTab(spec.label, id=spec.id) for spec in TABS), id="tabs")
         with Horizontal(id="panes"):
             yield MemoryTable(rows.MEMORY_COLUMNS, id="memories")
             yield Preview(id="preview")
@@ -125,9 +144,8 @@ class SamanthaApp(App[None]):
     @on(TreeLoaded)
     def _tree_loaded(self, message: TreeLoaded) -> None:
         self.memory_tree = message.memory_tree
-        tabs = self.query_one("#tabs", Tabs)
-        for spec in TABS:
-            tabs.query_one(f"#{spec.id}", Tab).label = f"{spec.label} {len(self._items(spec))}"
+        labels = {spec.id: f"{spec.label} {len(self._items(spec))}" for spec in TABS}
+        self.query_one("#tabs", CountedTabs).set_labels(labels)
         self.query_one("#status", StatusLine).show_tree(self.memory_tree, self.store.root)
         self._show_list()
 
@@ -173,13 +191,13 @@ class SamanthaApp(App[None]):
         return self.store.get(key.split("#", 1)[0])
 
     @on(MemoryTable.Highlighted, "#memories")
-    def _highlighted(self, message: MemoryTable.Highlighted) -> None:
+    async def _highlighted(self, message: MemoryTable.Highlighted) -> None:
         if message.key is None:
             return
         self._selection[self.current_tab] = message.key
         memory = self._memory_for(message.key)
         if memory is not None:
-            self.preview.show_memory(memory)
+            await self.preview.show_memory(memory)
         elif self.memory_tree is not None:
             path = message.key.split("#", 1)[0]
             found = [p.format() for p in self.memory_tree.problems if p.path == path]

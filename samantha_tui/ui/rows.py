@@ -65,11 +65,19 @@ def memory_row(memory: Memory) -> TableRow:
     title = Text(memory.title)
     if memory.kind.is_project_kind and memory.status:
         title.append(f"  {memory.status}", style="dim")
-    return TableRow(memory.path, (marker(memory), title, _date(memory), _importance(memory), _refs(memory)))
+    return TableRow(
+        memory.path, (marker(memory), title, _date(memory), _importance(memory), _refs(memory))
+    )
 
 
 def critical_row(memory: Memory) -> TableRow:
-    cells = (marker(memory), Text(memory.title), Text(memory.kind.label), _date(memory), _refs(memory))
+    cells = (
+        marker(memory),
+        Text(memory.title),
+        Text(memory.kind.label),
+        _date(memory),
+        _refs(memory),
+    )
     return TableRow(memory.path, cells)
 
 
@@ -78,11 +86,16 @@ def problem_row(problem: Problem, index: int) -> TableRow:
     mark = Text("!" if problem.severity is Severity.ERROR else "·", style=style)
     line = Text(str(problem.line) if problem.line else "")
     # Several problems can share a file: the key keeps them apart while naming the file.
-    return TableRow(f"{problem.path}#{index}", (mark, Text(short_path(problem.path)), line, Text(problem.message)))
+    return TableRow(
+        f"{problem.path}#{index}",
+        (mark, Text(short_path(problem.path)), line, Text(problem.message)),
+    )
 
 
 def sort_memories(kind: Kind | None, memories: list[Memory]) -> list[Memory]:
     """Newest first for dated notes; by path where the folder structure is the order."""
     if kind in (Kind.SHORT_TERM, None):
-        return sorted(memories, key=lambda m: (m.date.toordinal() if m.date else 0, m.path), reverse=True)
+        return sorted(
+            memories, key=lambda m: (m.date.toordinal() if m.date else 0, m.path), reverse=True
+        )
     return sorted(memories, key=lambda m: m.path)

@@ -26,13 +26,13 @@ class HelpScreen(ModalScreen[None]):
 
     def __init__(self, bindings: list[Binding]) -> None:
         super().__init__()
-        self._bindings = bindings
+        self._listed = bindings
 
     def compose(self) -> ComposeResult:
         table = Table.grid(padding=(0, 3))
         table.add_column(no_wrap=True)
         table.add_column()
-        for binding in self._bindings:
+        for binding in self._listed:
             keys = "  ".join(binding.key_display or key for key in binding.key.split(","))
             table.add_row(Text(keys, style="bold"), Text(binding.description))
         for keys, meaning in KEYS_LIST:

@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import Any
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown, Static
 
+from ...core.frontmatter import render_field
 from ...core.model import Memory, Problem, Severity
 
-MAX_VALUE_CHARS = 240
+MAX_VALUE_CHARS = 600
 
 
 def format_value(value: Any) -> str:
-    """One line for any frontmatter value; nested ones as compact JSON-like text."""
+    """Scalars and flat lists on one line; nested values as the YAML lines the file would hold."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, dt.date):
@@ -27,7 +28,8 @@ def format_value(value: Any) -> str:
     if isinstance(value, list) and all(not isinstance(v, list | dict) for v in value):
         return ", ".join(format_value(v) for v in value) or "(none)"
     if isinstance(value, list | dict):
-        text = json.dumps(value, default=str, ensure_ascii=False)
+        lines = [line.rstrip("\n") for line in render_field("_", value)]
+        text = "\n".join(line.removeprefix("  ") for line in lines[1:]) or lines[0][3:]
     else:
         text = "" if value is None else str(value)
     return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 1] + "…"
@@ -73,7 +75,8 @@ class Preview(VerticalScroll):
         yield Static(id="preview-fields")
         yield Markdown(id="preview-body")
 
-    def show_memory(self, memory: Memory) -> None:
+    def show_memory(self, memory: Memory) -> AwaitComplete:
+        """Show a memory; await the result to know its Markdown body is mounted."""
         head = Text(memory.title, style="bold")
         head.append(f"\n{memory.path}", style="dim")
         self.query_one("#preview-head", Static).update(head)
@@ -87,9 +90,9 @@ class Preview(VerticalScroll):
         fields.display = bool(parts)
         body = self.query_one("#preview-body", Markdown)
         text = without_title(memory.body, memory.title)
-        body.update(text)
         body.display = bool(text.strip())
         self.scroll_home(animate=False)
+        return body.update(text)
 
     def show_message(self, title: str, message: str = "") -> None:
         self.query_one("#preview-head", Static).update(Text(title, style="bold"))

@@ -16,13 +16,18 @@ def _plural(count: int, word: str, plural: str | None = None) -> str:
 
 def describe(tree: Tree, root: Path) -> Text:
     home = Path.home()
-    shown = f"~/{root.relative_to(home)}" if root.is_relative_to(home) and root != home else str(root)
+    shown = (
+        f"~/{root.relative_to(home)}" if root.is_relative_to(home) and root != home else str(root)
+    )
     text = Text(shown, style="bold")
     errors = sum(1 for p in tree.all_problems if p.severity is Severity.ERROR)
     parts = [
         (_plural(len(tree.memories), "memory", "memories"), ""),
         (_plural(errors, "problem"), "bold red" if errors else ""),
-        (_plural(len(tree.pending_updates), "pending update"), "yellow" if tree.pending_updates else ""),
+        (
+            _plural(len(tree.pending_updates), "pending update"),
+            "yellow" if tree.pending_updates else "",
+        ),
         (
             _plural(len(tree.awaiting_merge), "session") + " awaiting merge",
             "yellow" if tree.awaiting_merge else "",

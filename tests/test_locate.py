@@ -1,0 +1,55 @@
+"""Finding the tree: a path, $SAMANTHA_CEREBRUM, the current folder, samantha-llm's config."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from samantha_tui.core.locate import TreeNotFound, find_root, root_for_file
+
+from .conftest import ST, make_tree
+
+
+@pytest.fixture
+def cerebrum(tmp_path: Path) -> Path:
+    return make_tree(tmp_path / "cerebrum", {f"{ST}/n.md": "---\ndate: 2026-01-01\n---\n"})
+
+
+def test_path_may_be_the_root_its_ai_folder_or_a_workspace(cerebrum: Path, tmp_path: Path) -> None:
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / ".ai-cerebrum").symlink_to(cerebrum)
+    for given in (cerebrum, cerebrum / ".ai", workspace):
+        assert find_root(given, env={}) == cerebrum
+
+
+def test_order_env_then_cwd_then_config(cerebrum: Path, tmp_path: Path) -> None:
+    other = make_tree(tmp_path / "other", {})
+    home = tmp_path / "home"
+    config = home / ".config" / "samantha-llm" / "config.json"
+    config.parent.mkdir(parents=True)
+    config.write_text(json.dumps({"repo_path": str(other)}))
+    env = {"HOME": str(home), "SAMANTHA_CEREBRUM": str(cerebrum)}
+    assert find_root(env=env, cwd=tmp_path) == cerebrum
+    assert find_root(env={"HOME": str(home)}, cwd=cerebrum) == cerebrum
+    assert find_root(env={"HOME": str(home)}, cwd=tmp_path) == other
+
+
+def test_nothing_found_names_every_place(tmp_path: Path) -> None:
+    with pytest.raises(TreeNotFound) as caught:
+        find_root(
+            env={"HOME": str(tmp_path), "SAMANTHA_CEREBRUM": str(tmp_path / "nope")}, cwd=tmp_path
+        )
+    message = str(caught.value)
+    assert "$SAMANTHA_CEREBRUM" in message and str(tmp_path / "nope") in message
+    assert f"the current folder {tmp_path}" in message
+    assert "config.json (no such file)" in message
+    assert "samantha-tui demo" in message
+
+
+def test_a_file_finds_its_own_tree(cerebrum: Path) -> None:
+    assert root_for_file(cerebrum / ST / "n.md") == cerebrum
+    with pytest.raises(TreeNotFound):
+        root_for_file(cerebrum.parent / "loose.md")

@@ -1,0 +1,66 @@
+"""Snapshots of the browser on the demo tree at a fixed date and size (SVGs in __snapshots__)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from samantha_tui.ui.app import SamanthaApp
+
+from .conftest import TODAY, make_tree
+
+SIZE = (120, 34)
+
+
+async def settle(pilot) -> None:
+    """Wait until the scan has landed and the preview is drawn."""
+    app = pilot.app
+    await app.workers.wait_for_complete()
+    while app.memory_tree is None:
+        await pilot.pause(0.01)
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+    # The preview's Markdown mounts in an async handler: give it a moment past the idle point.
+    await pilot.pause(0.05)
+
+
+@pytest.fixture
+def demo_app(demo_root: Path, monkeypatch: pytest.MonkeyPatch) -> SamanthaApp:
+    # The status line shows the root: under a fixed HOME it reads ~/demo on every machine.
+    monkeypatch.setenv("HOME", str(demo_root.parent))
+    return quiet(SamanthaApp(demo_root, lambda: TODAY))
+
+
+def quiet(app: SamanthaApp) -> SamanthaApp:
+    """No animations: a tab underline caught mid-slide would make snapshots flaky."""
+    app.animation_level = "none"
+    return app
+
+
+@pytest.mark.parametrize("key", list("1234567"))
+def test_each_tab(snap_compare, demo_app: SamanthaApp, key: str) -> None:
+    assert snap_compare(demo_app, press=[key], terminal_size=SIZE, run_before=settle)
+
+
+def test_markup_looking_title(snap_compare, demo_app: SamanthaApp) -> None:
+    async def select_markup_title(pilot) -> None:
+        await settle(pilot)
+        table = pilot.app.table
+        target = next(i for i, r in enumerate(table.rows) if "[bold]" in r.cells[1].plain)
+        await pilot.press(*["down"] * target)
+        await settle(pilot)
+        assert "[bold]" in table.rows[table.cursor].cells[1].plain
+
+    assert snap_compare(demo_app, terminal_size=SIZE, run_before=select_markup_title)
+
+
+def test_help(snap_compare, demo_app: SamanthaApp) -> None:
+    assert snap_compare(demo_app, press=["question_mark"], terminal_size=SIZE, run_before=settle)
+
+
+def test_empty_tree(snap_compare, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = make_tree(tmp_path / "empty", {})
+    monkeypatch.setenv("HOME", str(tmp_path))
+    app = quiet(SamanthaApp(root, lambda: TODAY))
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
