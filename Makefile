@@ -26,20 +26,20 @@ run: $(VENV)/.installed
 	$(BIN)/samantha-tui "$$dir"
 
 test: $(VENV)/.installed-test
-	$(BIN)/ruff check samantha_tui tests
+	$(BIN)/ruff check samantha_tui tests screenshots
 	$(BIN)/python -m pytest -q
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check samantha_tui tests
-	$(BIN)/ruff format --check samantha_tui tests
+	$(BIN)/ruff check samantha_tui tests screenshots
+	$(BIN)/ruff format --check samantha_tui tests screenshots
 
 format: $(VENV)/.installed-test
-	$(BIN)/ruff format samantha_tui tests
-	$(BIN)/ruff check --fix samantha_tui tests
+	$(BIN)/ruff format samantha_tui tests screenshots
+	$(BIN)/ruff check --fix samantha_tui tests screenshots
 
 screenshots: $(VENV)/.installed-test
 	@command -v rsvg-convert >/dev/null || (apt-get update -qq && apt-get install -y -qq librsvg2-bin)
-	$(BIN)/python -m samantha_tui.ui.screenshots screenshots
+	$(BIN)/python screenshots/generate.py screenshots
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
