@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from samantha_tui.core.store import Store
 from samantha_tui.demo import ANCHOR, write_demo
+
+# CI explores the same examples every run, so a red build always means a change broke something;
+# local runs keep drawing new ones.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 TODAY = ANCHOR
 """Tests run on the demo's own day, so ages and snapshots do not drift with the calendar."""

@@ -162,6 +162,17 @@ def test_move_a_memory_and_refuse_to_overwrite(tree) -> None:
     assert (store.root / LT / "taken.md").read_text() == TEXT
 
 
+def test_move_a_whole_task_folder_to_work_experience(tree) -> None:
+    status = TEXT.replace("importance: low", "status: active")
+    store = tree({f"{TASKS}/proj/status.md": status, f"{TASKS}/proj/notes.md": "notes\n"})
+    done = ".ai/work-experience/.ai/proj"
+    store.move(f"{TASKS}/proj", done)
+    assert not (store.root / TASKS / "proj").exists()
+    assert (store.root / done / "status.md").read_text() == status
+    memory = store.get(f"{done}/status.md")
+    assert memory.kind is Kind.WORK_EXPERIENCE and memory.companions == (f"{done}/notes.md",)
+
+
 def test_nothing_is_written_through_a_link_out_of_the_tree(tree, tmp_path: Path) -> None:
     outside = tmp_path / "outside.md"
     outside.write_text(TEXT)

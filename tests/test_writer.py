@@ -44,7 +44,9 @@ SCALAR = st.one_of(
 @st.composite
 def field_lines(draw, key: str) -> list[str]:
     style = draw(
-        st.sampled_from(["scalar", "flow", "block", "block0", "nested", "empty", "comment"])
+        st.sampled_from(
+            ["scalar", "flow", "block", "block0", "nested", "empty", "comment", "literal"]
+        )
     )
     if style == "scalar":
         return [f"{key}: {draw(SCALAR)}"]
@@ -52,6 +54,11 @@ def field_lines(draw, key: str) -> list[str]:
         return [f"{key}: {draw(WORD)}  # {draw(WORD)}"]
     if style == "empty":
         return [f"{key}:"]
+    if style == "literal":
+        indicator = draw(st.sampled_from(["|", ">", "|-", ">+"]))
+        text = draw(st.lists(st.sampled_from(["line", "# not a comment", "", "x: y"]), max_size=3))
+        content = ["first", *text, "last"]
+        return [f"{key}: {indicator}"] + [f"  {line}" if line else "" for line in content]
     items = draw(st.lists(st.one_of(WORD, UNICODE.map(single_quoted)), max_size=4))
     if style == "flow":
         return [f"{key}: [{', '.join(items)}]"]
@@ -63,24 +70,29 @@ def field_lines(draw, key: str) -> list[str]:
 
 
 @st.composite
-def documents(draw) -> tuple[str, list[str]]:
+def documents(draw) -> tuple[str, list[str], dict[str, str]]:
+    """(text, its keys, the exact text expected once each key is removed)."""
     keys = draw(st.lists(WORD.map(lambda w: "k" + w), min_size=0, max_size=7, unique=True))
-    lines: list[str] = []
+    lines: list[tuple[str | None, str]] = []  # (owning key or None for comments/blanks, line)
     for key in keys:
         if draw(st.booleans()) and draw(st.booleans()):
-            lines.append(f"# {draw(WORD)} note")
+            lines.append((None, f"# {draw(WORD)} note"))
         if draw(st.integers(0, 5)) == 0:
-            lines.append("")
-        lines.extend(draw(field_lines(key)))
+            lines.append((None, ""))
+        lines.extend((key, line) for line in draw(field_lines(key)))
     newline = draw(st.sampled_from(["\n", "\r\n"]))
     bom = draw(st.sampled_from(["", "\ufeff"]))
     body = draw(st.text(alphabet=st.sampled_from(list("ab #-\n日[]/")), max_size=40))
     if newline == "\r\n":
         body = body.replace("\n", "\r\n")
     closing = draw(st.sampled_from(["---", "..."]))
-    text = bom + "---" + newline + "".join(line + newline for line in lines) + closing
-    text += (newline + body) if body or draw(st.booleans()) else ""
-    return text, keys
+    tail = (newline + body) if body or draw(st.booleans()) else ""
+
+    def render(without: str | None = None) -> str:
+        kept = "".join(line + newline for owner, line in lines if owner != without or not owner)
+        return bom + "---" + newline + kept + closing + tail
+
+    return render(), keys, {key: render(key) for key in keys}
 
 
 PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -97,16 +109,26 @@ NEW_VALUE = st.one_of(
 @PROPERTY
 @given(documents(), NEW_VALUE)
 def test_set_new_key_then_remove_gives_back_the_original_bytes(doc, value) -> None:
-    text, _ = doc
+    text, _, _ = doc
     assert parse(text).mapping is not None, text
     added = edit(text, {"zz_new": value})
     assert edit(added, unset=["zz_new"]) == text
 
 
 @PROPERTY
+@given(documents(), st.data())
+def test_removing_a_key_removes_exactly_its_lines(doc, data) -> None:
+    text, keys, without = doc
+    if not keys:
+        return
+    key = data.draw(st.sampled_from(keys))
+    assert edit(text, unset=[key]) == without[key]
+
+
+@PROPERTY
 @given(documents(), NEW_VALUE)
 def test_setting_a_new_key_adds_exactly_one_line(doc, value) -> None:
-    text, _ = doc
+    text, _, _ = doc
     before = frontmatter.split_lines(text)
     after = frontmatter.split_lines(edit(text, {"zz_new": value}))
     assert len(after) == len(before) + 1
@@ -118,7 +140,7 @@ def test_setting_a_new_key_adds_exactly_one_line(doc, value) -> None:
 @PROPERTY
 @given(documents(), st.one_of(WORD, st.integers(0, 99), st.booleans()), st.data())
 def test_setting_an_existing_key_changes_only_its_lines(doc, value, data) -> None:
-    text, keys = doc
+    text, keys, _ = doc
     if not keys:
         return
     key = data.draw(st.sampled_from(keys))

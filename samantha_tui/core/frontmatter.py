@@ -20,6 +20,7 @@ BOM = "\ufeff"
 _DELIMITER = re.compile(r"---[ \t]*\r?\n?\Z")
 _CLOSERS = ("---", "...")
 _DATE_TOKEN = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_KEEP_CHOMPING = re.compile(r":\s+[|>][1-9]?\+")
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
@@ -265,9 +266,12 @@ def _key_spans(block: _Block) -> dict[str, list[tuple[int, int, str]]]:
         end = value_node.end_mark
         last = end.line - 1 if end.column == 0 and end.line > first else end.line
         last = min(last, len(yaml_lines) - 1)
-        # Blank and comment lines after a value belong to no key: leave them where they are.
+        # Comments at the margin and blank lines after a value belong to no key: leave them. A
+        # block scalar with `+` chomping keeps its trailing blank lines as text, and an indented
+        # `#` line inside any block scalar is text, not a comment.
+        keeps_blanks = bool(_KEEP_CHOMPING.search(yaml_lines[first]))
         while last > first and (
-            not yaml_lines[last].strip() or yaml_lines[last].lstrip().startswith("#")
+            yaml_lines[last].startswith("#") or (not yaml_lines[last].strip() and not keeps_blanks)
         ):
             last -= 1
         line = yaml_lines[first]
