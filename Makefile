@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Both change how Textual paints and would break snapshot comparisons.
 unexport NO_COLOR TEXTUAL_THEME
 
-.PHONY: run test lint format screenshots clean
+.PHONY: run test lint format bench screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,16 +26,19 @@ run: $(VENV)/.installed
 	$(BIN)/samantha-tui "$$dir"
 
 test: $(VENV)/.installed-test
-	$(BIN)/ruff check samantha_tui tests screenshots
+	$(BIN)/ruff check samantha_tui tests screenshots bench
 	$(BIN)/python -m pytest -q
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check samantha_tui tests screenshots
-	$(BIN)/ruff format --check samantha_tui tests screenshots
+	$(BIN)/ruff check samantha_tui tests screenshots bench
+	$(BIN)/ruff format --check samantha_tui tests screenshots bench
 
 format: $(VENV)/.installed-test
-	$(BIN)/ruff format samantha_tui tests screenshots
-	$(BIN)/ruff check --fix samantha_tui tests screenshots
+	$(BIN)/ruff format samantha_tui tests screenshots bench
+	$(BIN)/ruff check --fix samantha_tui tests screenshots bench
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python -m bench
 
 screenshots: $(VENV)/.installed-test
 	@command -v rsvg-convert >/dev/null || (apt-get update -qq && apt-get install -y -qq librsvg2-bin)

@@ -1,0 +1,1 @@
+"""Benchmarks: figures are printed and recorded, never asserted by tests."""
