@@ -111,12 +111,8 @@ def _locate(args: argparse.Namespace, positional: str | None = None) -> Path:
     return find_root(positional or getattr(args, "tree", None))
 
 
-def _store(root: Path) -> Store:
-    return Store(root)
-
-
 def cmd_check(args: argparse.Namespace) -> int:
-    store = _store(_locate(args, args.path))
+    store = Store(_locate(args, args.path))
     tree = store.scan()
     problems = tree.all_problems
     errors = [p for p in problems if p.severity is Severity.ERROR]
@@ -151,7 +147,7 @@ def _file_in_tree(args: argparse.Namespace) -> tuple[Store, str]:
         raise UserError(f"{args.file} is not inside the tree at {root}")
     if not file.is_file():
         raise UserError(f"{args.file} is not a file")
-    return _store(root), file.relative_to(root).as_posix()
+    return Store(root), file.relative_to(root).as_posix()
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
@@ -168,7 +164,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
 
 
 def cmd_trash(args: argparse.Namespace) -> int:
-    store = _store(_locate(args))
+    store = Store(_locate(args))
     if args.trash_command == "list":
         entries = store.trash_entries()
         for entry in entries:

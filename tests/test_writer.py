@@ -55,7 +55,8 @@ def field_lines(draw, key: str) -> list[str]:
     if style == "empty":
         return [f"{key}:"]
     if style == "literal":
-        indicator = draw(st.sampled_from(["|", ">", "|-", ">+"]))
+        # `+` chomping would make a following blank separator part of the value: tested apart.
+        indicator = draw(st.sampled_from(["|", ">", "|-", ">-", "|2"]))
         text = draw(st.lists(st.sampled_from(["line", "# not a comment", "", "x: y"]), max_size=3))
         content = ["first", *text, "last"]
         return [f"{key}: {indicator}"] + [f"  {line}" if line else "" for line in content]
@@ -255,6 +256,13 @@ def test_nested_runbook_triggers_are_replaced_as_one_block() -> None:
 def test_edits_that_cannot_be_made_safely_are_refused(text: str, words: str) -> None:
     with pytest.raises(FrontmatterError, match=re.escape(words)):
         edit(text, {"a": 3})
+
+
+def test_keep_chomping_blank_lines_belong_to_the_value() -> None:
+    text = "---\nnote: |+\n  kept\n\n# a comment\nnext: 1\n---\n"
+    assert parse(text).mapping["note"] == "kept\n\n"
+    assert edit(text, unset=["note"]) == "---\n# a comment\nnext: 1\n---\n"
+    assert edit(text, {"note": "short"}) == "---\nnote: short\n# a comment\nnext: 1\n---\n"
 
 
 def test_render_new_uses_lf_and_the_given_order() -> None:

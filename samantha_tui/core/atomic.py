@@ -24,10 +24,14 @@ class ConflictError(StoreError):
         )
 
 
+def digest_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 def digest_of(path: Path) -> str | None:
     """sha256 of the file's bytes, or None when it does not exist."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return digest_bytes(path.read_bytes())
     except FileNotFoundError:
         return None
 

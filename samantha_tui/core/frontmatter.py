@@ -34,8 +34,6 @@ class Parsed:
 
     mapping: dict[str, Any] | None
     body: str
-    has_frontmatter: bool = False
-    newline: str = "\n"
     errors: tuple[tuple[int | None, str], ...] = field(default_factory=tuple)
     """(file line or None, message) for each reason the frontmatter could not be used."""
 
@@ -118,11 +116,11 @@ def parse(text: str) -> Parsed:
     try:
         block = _find_block(text)
     except FrontmatterError as error:
-        return Parsed(None, text, has_frontmatter=True, errors=((1, str(error)),))
+        return Parsed(None, text, errors=((1, str(error)),))
     if block is None:
         return Parsed(None, text.removeprefix(BOM), errors=((1, _NO_FRONTMATTER),))
     body = "".join(block.lines[block.close_index + 1 :])
-    base = {"body": body, "has_frontmatter": True, "newline": block.newline}
+    base = {"body": body}
     try:
         data = load_yaml(block.yaml_text)
     except yaml.YAMLError as error:

@@ -34,14 +34,6 @@ class Kind(Enum):
         """Tasks and work experience hold one folder per project, not loose files."""
         return self in (Kind.CURRENT_TASKS, Kind.WORK_EXPERIENCE)
 
-    @classmethod
-    def from_slug(cls, slug: str) -> Kind:
-        for kind in cls:
-            if slug in (kind.slug, kind.folder_name, kind.name.lower()):
-                return kind
-        names = ", ".join(kind.slug for kind in cls)
-        raise ValueError(f"unknown memory kind {slug!r}; expected one of: {names}")
-
 
 class Severity(Enum):
     ERROR = "error"
@@ -92,7 +84,6 @@ class Memory:
     size: int = 0
     digest: str = ""
     """sha256 of the bytes read: a write is refused unless the file still has them."""
-    has_frontmatter: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.frontmatter, MappingProxyType):

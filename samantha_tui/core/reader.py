@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from . import frontmatter, schema
+from .atomic import digest_bytes
 from .model import Kind, Memory, Problem, Severity
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -141,6 +141,5 @@ def memory_from_bytes(
         status=str(mapping["status"]) if mapping.get("status") else None,
         companions=companions,
         size=len(raw),
-        digest=hashlib.sha256(raw).hexdigest(),
-        has_frontmatter=parsed.has_frontmatter,
+        digest=digest_bytes(raw),
     )

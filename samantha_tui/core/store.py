@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from . import clock, frontmatter, schema, trash
-from .atomic import ConflictError, StoreError, move_no_replace, write_atomic
+from .atomic import ConflictError, StoreError, digest_bytes, move_no_replace, write_atomic
 from .model import Kind, Memory, Tree
 from .reader import memory_from_bytes, outside_root, read_memory
 from .scan import scan
@@ -121,8 +121,7 @@ class Store:
         raw = self._read(path, rel)
         if expected_digest is None and (known := self.get(rel)) is not None:
             expected_digest = known.digest
-        memory = memory_from_bytes(rel, self.kind_of(rel), raw, self._today())
-        if expected_digest is not None and memory.digest != expected_digest:
+        if expected_digest is not None and digest_bytes(raw) != expected_digest:
             raise ConflictError(rel)
         try:
             text = raw.decode("utf-8")
@@ -140,8 +139,7 @@ class Store:
         """Replace a file's whole content (undo puts previous bytes back this way)."""
         path = self.safe_path(rel)
         raw = self._read(path, rel)
-        memory = memory_from_bytes(rel, self.kind_of(rel), raw, self._today())
-        if memory.digest != expected_digest:
+        if digest_bytes(raw) != expected_digest:
             raise ConflictError(rel)
         return self._write(rel, path, data, raw)
 
@@ -154,14 +152,14 @@ class Store:
             raise StoreError(f"cannot read {rel}: {error.strerror or error}") from None
 
     def _write(self, rel: str, path: Path, data: bytes, previous: bytes) -> Memory:
-        old = memory_from_bytes(rel, self.kind_of(rel), previous, self._today())
         try:
-            write_atomic(path.resolve(), data, rel, old.digest)
+            write_atomic(path.resolve(), data, rel, digest_bytes(previous))
         except OSError as error:
             raise StoreError(
                 f"cannot write {rel}: {error.strerror or error}; it is unchanged"
             ) from None
-        companions = self.get(rel).companions if self.get(rel) else ()
+        known = self.get(rel)
+        companions = known.companions if known else ()
         memory = memory_from_bytes(rel, self.kind_of(rel), data, self._today(), companions)
         self._replace(rel, memory)
         self._emit(Change("write", (rel,), previous))
