@@ -227,3 +227,18 @@ def test_a_kind_folder_that_is_a_file_is_reported(tmp_path: Path) -> None:
     (tmp_path / ".ai" / "long-term-memory").write_text("oops")
     tree = Store(tmp_path, lambda: TODAY).scan()
     assert [p.message for p in tree.problems] == ["expected a folder of memories, found a file"]
+
+
+def test_write_file_is_atomic_and_conflict_checked(tree) -> None:
+    from samantha_tui.core.atomic import digest_bytes
+
+    store = tree({})
+    rel = f"{ST}/index.json"
+    store.write_file(rel, b"{}", None)
+    with pytest.raises(ConflictError):
+        store.write_file(rel, b"[]", None)  # it exists now: None means "must not exist"
+    store.write_file(rel, b"[1]", digest_bytes(b"{}"))
+    assert (store.root / rel).read_bytes() == b"[1]"
+    with pytest.raises(ConflictError):
+        store.write_file(rel, b"[2]", digest_bytes(b"{}"))
+    assert (store.root / rel).read_bytes() == b"[1]"

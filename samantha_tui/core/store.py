@@ -143,6 +143,23 @@ class Store:
             raise ConflictError(rel)
         return self._write(rel, path, data, raw)
 
+    def write_file(self, rel: str, data: bytes, expected_digest: str | None) -> None:
+        """Atomically write a file that is not a memory (an index, a pending update).
+
+        `expected_digest` is the sha256 the file had when read, or None if it must not exist yet.
+        """
+        path = self.safe_path(rel)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            write_atomic(path.resolve(), data, rel, expected_digest)
+        except FileExistsError:
+            raise ConflictError(rel) from None
+        except OSError as error:
+            raise StoreError(
+                f"cannot write {rel}: {error.strerror or error}; it is unchanged"
+            ) from None
+        self._emit(Change("write", (rel,)))
+
     def _read(self, path: Path, rel: str) -> bytes:
         try:
             return path.read_bytes()

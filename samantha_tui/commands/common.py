@@ -1,0 +1,42 @@
+"""What every command shares: the --tree option, finding the tree, and errors a person can fix."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from ..core.locate import find_root
+from ..core.store import Store
+
+EXIT_PROBLEMS = 1
+EXIT_NOT_FOUND = 2
+
+
+class UserError(Exception):
+    """A mistake the person can fix; printed as one line, exit 1."""
+
+
+def tree_option(parser: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> None:
+    """Add --tree; SUPPRESS by default so a subcommand never resets a --tree given before it."""
+    parser.add_argument(
+        "--tree", metavar="PATH", default=default, help="the memory tree (root, .ai/ or workspace)"
+    )
+
+
+def tree_argument(parser: argparse.ArgumentParser) -> None:
+    """For commands whose only argument is the tree: PATH positional, or --tree."""
+    parser.add_argument("path", nargs="?", help="the memory tree (root, .ai/ or workspace)")
+    tree_option(parser)
+
+
+def locate(args: argparse.Namespace) -> Path:
+    """The tree named by a positional PATH, --tree, or found in the documented order."""
+    return find_root(getattr(args, "path", None) or getattr(args, "tree", None))
+
+
+def open_store(args: argparse.Namespace) -> Store:
+    """A store over the tree the arguments name, already scanned."""
+    store = Store(locate(args))
+    store.scan()
+    return store

@@ -1,0 +1,68 @@
+"""`set` and `unset`: change frontmatter keys of one memory file from a script."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from ..core import frontmatter
+from ..core.locate import find_root, root_for_file
+from ..core.store import Store
+from .common import UserError, tree_option
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    for name, word in (("set", "key=value"), ("unset", "key")):
+        parser = commands.add_parser(name, help=f"{name} frontmatter keys of one memory file")
+        parser.add_argument("file", help="the memory file")
+        parser.add_argument("pairs", nargs="+", metavar=word)
+        parser.add_argument("--keep-updated", action="store_true", help="leave `updated:` as it is")
+        tree_option(parser)
+        parser.set_defaults(handler=run)
+
+
+def parse_value(text: str) -> Any:
+    """`key=value` values as YAML scalars or flow lists: `[a, b]`, `true`, `5`, `2026-01-28`."""
+    try:
+        value = frontmatter.load_yaml(text)
+    except Exception:  # anything YAML cannot read is meant as plain text
+        return text
+    if isinstance(value, dict) or value is None:
+        return text
+    return value
+
+
+def parse_pairs(pairs: list[str]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UserError(f"{pair!r} is not key=value (for example critical=true)")
+        values[key.strip()] = parse_value(value)
+    return values
+
+
+def _file_in_tree(args: argparse.Namespace) -> tuple[Store, str]:
+    """The tree comes from --tree when given, else from the file's own location."""
+    file = Path(args.file).absolute()
+    tree = getattr(args, "tree", None)
+    root = find_root(tree) if tree else root_for_file(file)
+    if not file.is_relative_to(root):
+        raise UserError(f"{args.file} is not inside the tree at {root}")
+    if not file.is_file():
+        raise UserError(f"{args.file} is not a file")
+    return Store(root), file.relative_to(root).as_posix()
+
+
+def run(args: argparse.Namespace) -> int:
+    store, rel = _file_in_tree(args)
+    if args.command == "set":
+        memory = store.edit(rel, parse_pairs(args.pairs), touch_updated=not args.keep_updated)
+    else:
+        bad = [key for key in args.pairs if "=" in key]
+        if bad:
+            raise UserError(f"unset takes key names, not {bad[0]!r}")
+        memory = store.edit(rel, unset=args.pairs, touch_updated=not args.keep_updated)
+    print(f"{memory.path}: updated")
+    return 0
