@@ -7,13 +7,13 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .commands import check, demo, edit, trash
+from .commands import bootstrap, check, curate, demo, edit, index, search, trash
 from .commands.common import EXIT_NOT_FOUND, EXIT_PROBLEMS, UserError, tree_option
 from .core.atomic import StoreError
 from .core.locate import TreeNotFound, find_root
 
 # One module per command (samantha_tui/commands/); each registers its own parser and handler.
-COMMAND_MODULES = (demo, check, edit, trash)
+COMMAND_MODULES = (demo, check, edit, trash, curate, bootstrap, index, search)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,6 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_ui(argv)
         args = parser.parse_args(argv)
         return args.handler(args)
+    except BrokenPipeError:
+        # Output piped into `head` and the like: stopping early is not an error.
+        sys.stderr.close()
+        return 0
     except TreeNotFound as error:
         print(f"samantha-tui: {error}", file=sys.stderr)
         return EXIT_NOT_FOUND

@@ -82,6 +82,11 @@ class Memory:
     companions: tuple[str, ...] = ()
     """Other files of a project folder (notes.md, decisions.md), relative to the root."""
     size: int = 0
+    """Bytes on disk."""
+    chars: int = 0
+    """Characters of the whole file as read (frontmatter and body)."""
+    lines: int = 0
+    """Lines of the whole file; a last line without a newline counts."""
     digest: str = ""
     """sha256 of the bytes read: a write is refused unless the file still has them."""
 

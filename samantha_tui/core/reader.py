@@ -141,5 +141,7 @@ def memory_from_bytes(
         status=str(mapping["status"]) if mapping.get("status") else None,
         companions=companions,
         size=len(raw),
+        chars=len(text),
+        lines=text.count("\n") + (1 if text and not text.endswith("\n") else 0),
         digest=digest_bytes(raw),
     )

@@ -53,7 +53,8 @@ def _is_memory_file(name: str) -> bool:
     return name.endswith(".md") and _visible(name) and name not in INDEX_FILES
 
 
-def _read_pending(root: Path) -> tuple[list[PendingUpdate], list[Problem]]:
+def read_pending(root: Path) -> tuple[list[PendingUpdate], list[Problem]]:
+    """Pending project updates, and a problem for each file that cannot be one."""
     folder = root / Kind.CURRENT_TASKS.folder / PENDING_DIR
     updates: list[PendingUpdate] = []
     problems: list[Problem] = []
@@ -121,7 +122,7 @@ def scan(root: Path, today: dt.date) -> Tree:
             continue
         for rel, companions in paths:
             memories.append(read_memory(root, rel, kind, today, companions))
-    updates, update_problems = _read_pending(root)
+    updates, update_problems = read_pending(root)
     return Tree(
         root=str(root),
         memories=tuple(memories),

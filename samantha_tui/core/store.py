@@ -13,7 +13,7 @@ from . import clock, frontmatter, schema, trash
 from .atomic import ConflictError, StoreError, digest_bytes, move_no_replace, write_atomic
 from .model import Kind, Memory, Tree
 from .reader import memory_from_bytes, outside_root, read_memory
-from .scan import scan
+from .scan import PENDING_DIR, memory_paths, read_pending, scan
 
 __all__ = ["Change", "ConflictError", "Store", "StoreError"]
 
@@ -42,6 +42,10 @@ class Store:
         self.tree = Tree(root=str(self.root), memories=())
 
     # --- reading ---------------------------------------------------------------------------------
+
+    def today(self) -> dt.date:
+        """The store's idea of today (fixed in tests and demos)."""
+        return self._today()
 
     def scan(self) -> Tree:
         """Read the whole tree again."""
@@ -77,6 +81,30 @@ class Store:
     def _emit(self, change: Change) -> None:
         for listener in self._listeners:
             listener(change)
+
+    def _refresh(self, *rels: str) -> None:
+        """Re-read what lives at or under each path, without rescanning the rest of the tree."""
+        for rel in rels:
+            inside = rel + "/"
+            kept = [
+                m for m in self.tree.memories if m.path != rel and not m.path.startswith(inside)
+            ]
+            kind = next((k for k in Kind if rel.startswith(k.folder + "/")), None)
+            if kind is not None and (self.root / rel).exists():
+                today = self._today()
+                kept.extend(
+                    read_memory(self.root, path, kind, today, companions)
+                    for path, companions in memory_paths(self.root, kind)
+                    if path == rel or path.startswith(inside)
+                )
+            kept.sort(key=lambda m: (list(Kind).index(m.kind), m.path))
+            self.tree = dataclasses.replace(self.tree, memories=tuple(kept))
+            if f"/{PENDING_DIR}/" in f"/{rel}/":
+                updates, problems = read_pending(self.root)
+                others = [p for p in self.tree.problems if PENDING_DIR not in p.path]
+                self.tree = dataclasses.replace(
+                    self.tree, pending_updates=tuple(updates), problems=tuple(others + problems)
+                )
 
     def _replace(self, rel: str, memory: Memory | None) -> None:
         kept = [m for m in self.tree.memories if m.path != rel]
@@ -184,15 +212,18 @@ class Store:
 
     def create(self, rel: str, mapping: Mapping[str, Any], body: str) -> Memory:
         """Write a new memory file; refuses to replace an existing one."""
-        kind = self.kind_of(rel)
         for key, value in mapping.items():
             message = schema.value_error(key, value)
             if message:
                 raise StoreError(f"{rel}: {message}; nothing was written")
+        return self.add_file(rel, frontmatter.render_new(mapping, body).encode("utf-8"))
+
+    def add_file(self, rel: str, data: bytes) -> Memory:
+        """Write a new memory file from its bytes (a promotion's copy); never replaces one."""
+        kind = self.kind_of(rel)
         path = self.safe_path(rel)
         if path.exists():
             raise StoreError(f"{rel} already exists; choose another name")
-        data = frontmatter.render_new(mapping, body).encode("utf-8")
         path.parent.mkdir(parents=True, exist_ok=True)
         try:
             write_atomic(path, data, rel, None)
@@ -216,7 +247,7 @@ class Store:
             move_no_replace(source, target)
         except OSError as error:
             raise StoreError(f"cannot move {rel}: {error.strerror or error}") from None
-        self.scan()
+        self._refresh(rel, target_rel)
         self._emit(Change("move", (rel, target_rel)))
         return target_rel
 
@@ -235,7 +266,7 @@ class Store:
             raise StoreError(
                 f"cannot move {target} to the trash: {error.strerror or error}"
             ) from None
-        self.scan()
+        self._refresh(target)
         self._emit(Change("trash", (target,)))
         return entry
 
@@ -250,7 +281,7 @@ class Store:
             rel = trash.restore(self.root, entry)
         except OSError as error:
             raise StoreError(f"cannot restore {entry.path}: {error.strerror or error}") from None
-        self.scan()
+        self._refresh(rel)
         self._emit(Change("restore", (rel,)))
         return rel
 

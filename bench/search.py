@@ -1,0 +1,112 @@
+"""`python -m bench.search`: time search queries on generated trees; print p50/p95, save results.
+
+For each size (BENCH_SEARCH_SIZES, default 10000,100000) a tree is generated and scanned, the index
+built once, then a fixed set of 20 queries runs PASSES times with limit 50 (what a result list
+shows). Figures merge into bench/results.json under each size, keeping the keys already there.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from samantha_tui.core.scan import scan
+from samantha_tui.core.search import SearchIndex
+
+from .generate import generate
+
+HERE = Path(__file__).parent
+PASSES = 5
+LIMIT = 50
+
+# 1-3 words, with and without filters, over the generator's vocabulary: common words that match a
+# large share of the tree, typos, prefixes as typed, phrases, negation and filter-only queries.
+QUERIES = (
+    "gateway",
+    "s",
+    "mea",
+    "gatway",
+    "retries budget",
+    "incidents staging load",
+    "kafka",
+    "billing export",
+    "terraform docker performance",
+    '"fixed count"',
+    "upstream -gateway",
+    "note 1234",
+    "importance:high gateway",
+    "topic:ci retries",
+    "kind:long postgres",
+    "project:mobile-sync sync",
+    "date:2026-01 staging",
+    "critical",
+    "refs:>=5 -type:decision",
+    "age:<30d importance:high",
+)
+
+
+def percentile(values: list[float], share: float) -> float:
+    """Nearest-rank percentile: the smallest value at least `share` of the values do not exceed."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(len(ordered) * share) - 1)]
+
+
+def measure(size: int, workdir: Path) -> dict[str, float]:
+    today = dt.date.today()
+    root = generate(workdir / f"tree-{size}", size, today)
+    memories = scan(root, today).memories
+    start = time.perf_counter()
+    index = SearchIndex.build(memories, today)
+    build_s = time.perf_counter() - start
+    for query in QUERIES:  # warm up: first-use costs are not what typing feels
+        index.search(query, LIMIT)
+    passes = []
+    for _ in range(PASSES):
+        timings = []
+        for query in QUERIES:
+            start = time.perf_counter()
+            result = index.search(query, LIMIT)
+            timings.append((time.perf_counter() - start) * 1000)
+            assert result.error is None, result.error
+        passes.append(timings)
+    pooled = [t for timings in passes for t in timings]
+    figures = {
+        "search_build_s": build_s,
+        "search_p50_ms": statistics.median(pooled),
+        "search_p95_ms": percentile(pooled, 0.95),
+        "search_p95_ms_max": max(percentile(timings, 0.95) for timings in passes),
+        "search_max_ms": max(pooled),
+    }
+    slowest = max(range(len(QUERIES)), key=lambda i: statistics.median(p[i] for p in passes))
+    print(f"  {size}: slowest query {QUERIES[slowest]!r}")
+    return {key: round(value, 3) for key, value in figures.items()}
+
+
+def main() -> int:
+    sizes = [int(s) for s in os.environ.get("BENCH_SEARCH_SIZES", "10000,100000").split(",")]
+    measured = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            measured[str(size)] = measure(size, Path(tmp))
+    print(f"{'memories':>10} {'build s':>8} {'p50 ms':>8} {'p95 ms':>8} {'(max)':>8} {'worst':>8}")
+    for size, f in measured.items():
+        print(
+            f"{size:>10} {f['search_build_s']:>8.3f} {f['search_p50_ms']:>8.3f}"
+            f" {f['search_p95_ms']:>8.3f} {f['search_p95_ms_max']:>8.3f} {f['search_max_ms']:>8.3f}"
+        )
+    path = HERE / "results.json"
+    results = json.loads(path.read_text()) if path.exists() else {"machine": {}, "sizes": {}}
+    for size, figures in measured.items():
+        results.setdefault("sizes", {}).setdefault(size, {}).update(figures)
+    path.write_text(json.dumps(results, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,93 @@
+"""`review`, and the curation commands that print a plan and apply it only with --yes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..core import lifecycle
+from ..core.plan import apply
+from ..core.store import Store
+from .common import open_store, tree_argument
+
+MERGE_COMMAND = "samantha-llm subconscious merge"
+RULES = {
+    "prune": "move stale short-term memories to the trash",
+    "promote": "move lasting short-term memories to long-term memory",
+    "escalate": "raise importance of memories referenced often; mark 10+ critical",
+    "dedupe": "move merge copies and near-identical memories to the trash",
+    "complete": "move finished tasks to work experience",
+}
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    review = commands.add_parser("review", help="list every curation candidate with its reason")
+    tree_argument(review)
+    review.add_argument("--json", action="store_true", help="machine-readable output")
+    review.set_defaults(handler=run_review)
+    for name, help_text in RULES.items():
+        parser = commands.add_parser(name, help=f"{help_text} (a plan; --yes applies it)")
+        tree_argument(parser)
+        parser.add_argument("--yes", action="store_true", help="apply the plan")
+        if name == "complete":
+            parser.add_argument(
+                "--project", action="append", metavar="NAME", help="complete this task (repeatable)"
+            )
+        parser.set_defaults(handler=run_rule)
+
+
+def proposal_for(store: Store, args: argparse.Namespace) -> lifecycle.Proposal:
+    tree, today = store.tree, store.today()
+    if args.command == "prune":
+        return lifecycle.prune(tree)
+    if args.command == "promote":
+        return lifecycle.promote(tree, today)
+    if args.command == "escalate":
+        return lifecycle.escalate(tree)
+    if args.command == "dedupe":
+        return lifecycle.dedupe(tree)
+    return lifecycle.complete(tree, today, args.project)
+
+
+def run_rule(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    proposal = proposal_for(store, args)
+    plan = proposal.plan()
+    if not plan:
+        print(f"{proposal.name}: nothing to do")
+        return 0
+    for candidate in proposal.candidates:
+        print(f"{candidate.path}  ({candidate.reason})")
+        for operation in candidate.operations:
+            print(f"    {operation.describe()}")
+    if not args.yes:
+        print(f"{len(proposal.candidates)} candidate(s); run again with --yes to apply")
+        return 0
+    applied = apply(store, plan)
+    print(f"applied: {len(applied.plan.operations)} operation(s); indexes regenerated")
+    return 0
+
+
+def run_review(args: argparse.Namespace) -> int:
+    store = open_store(args)
+    proposals = lifecycle.review(store.tree, store.today())
+    sessions = store.tree.awaiting_merge
+    if args.json:
+        payload = {
+            p.name: [{"path": c.path, "title": c.title, "reason": c.reason} for c in p.candidates]
+            for p in proposals
+        }
+        payload["sessions awaiting merge"] = [
+            {"path": s.path, "memories": list(s.memory_files)} for s in sessions
+        ]
+        print(json.dumps(payload, indent=2, default=str))
+        return 0
+    for proposal in proposals:
+        print(f"{proposal.name} ({len(proposal.candidates)})")
+        for candidate in proposal.candidates:
+            print(f"  {candidate.path}  ({candidate.reason})")
+    print(f"sessions awaiting merge ({len(sessions)})")
+    for session in sessions:
+        count = len(session.memory_files)
+        print(f"  {session.path}  ({count} memories; `{MERGE_COMMAND}` brings them in)")
+    return 0

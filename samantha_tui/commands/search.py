@@ -1,0 +1,77 @@
+"""`search QUERY`: the memories a query finds, best first, as the UI's search would rank them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..core.model import Memory
+from ..core.search import SearchIndex
+from .common import UserError, open_store, tree_option
+
+DEFAULT_LIMIT = 20
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "search",
+        help='find memories: words, "phrases", field:value filters, -negation',
+        epilog=(
+            "Filters: importance:high type:decision topic:ci (tag:) project:atlas"
+            " kind:short|long|task|work|proc critical critical:false refs:>=5 age:<30d"
+            " date:2026-01. A word or filter starting with - must come after -- or inside one"
+            " quoted QUERY: samantha-tui search -- gateway -type:decision"
+        ),
+    )
+    parser.add_argument("query", nargs="*", metavar="QUERY", help="the query (several words join)")
+    tree_option(parser)
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument(
+        "--limit",
+        type=int,
+        default=DEFAULT_LIMIT,
+        metavar="N",
+        help=f"show at most N hits (default {DEFAULT_LIMIT}; 0 shows all)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.limit < 0:
+        raise UserError("--limit takes a number of hits, 0 or more (0 shows all)")
+    store = open_store(args)
+    tree = store.tree
+    index = SearchIndex.build(tree.memories, store.today())
+    query = " ".join(args.query)
+    result = index.search(query, limit=args.limit or None)
+    if result.error:
+        raise UserError(result.error)
+    memories = {memory.path: memory for memory in tree.memories}
+    if args.json:
+        payload = {
+            "query": query,
+            "total": result.total,
+            "hits": [
+                {
+                    "path": hit.path,
+                    "score": hit.score,
+                    "kind": memories[hit.path].kind.slug,
+                    "date": _date(memories[hit.path]),
+                    "title": memories[hit.path].title,
+                    "title_spans": [list(span) for span in hit.title_spans],
+                }
+                for hit in result.hits
+            ],
+        }
+        print(json.dumps(payload, indent=2))
+        return 0
+    for hit in result.hits:
+        memory = memories[hit.path]
+        date = _date(memory) or "-"
+        print(f"{hit.score:5.1f}  {memory.kind.slug:<15}  {date:<10}  {memory.title}  ({hit.path})")
+    print(f"{len(result.hits)} of {result.total}")
+    return 0
+
+
+def _date(memory: Memory) -> str | None:
+    return memory.date.isoformat() if memory.date else None

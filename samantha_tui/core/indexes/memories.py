@@ -1,0 +1,114 @@
+"""Short- and long-term indexes: entries grouped for bootstrap, with counts."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from ..model import Kind, Memory
+from .entries import MEMORY, age, entry_key, importance, memory_entry, readable
+from .merge import merge_entry, merge_root
+from .sections import Built, first_by_key
+
+RECENT_DAYS = 30
+"""`recent` covers memories at most this many days old (day 30 included)."""
+OLDER_DAYS = 90
+HIGH_PRIORITY_REFERENCES = 5
+UNTAGGED = "untagged"
+"""The `by_topic` group of memories with no topics."""
+
+
+def _counts(values: Iterable[str | None]) -> dict[str, int]:
+    counted = Counter(value for value in values if value)
+    return dict(sorted(counted.items(), key=lambda item: (-item[1], item[0])))
+
+
+def first_topic(memory: Memory) -> str:
+    return memory.topics[0] if memory.topics else UNTAGGED
+
+
+def _entries(kind: Kind, old: Mapping[str, Any] | None) -> Callable[[Memory], dict]:
+    """Merged entries, made on first use: most short-term memories are in no list."""
+    previous = first_by_key(kind, old)
+    made: dict[str, dict] = {}
+
+    def entry(memory: Memory) -> dict:
+        if memory.path not in made:
+            key = entry_key(kind, memory)
+            made[memory.path] = merge_entry(memory_entry(kind, memory), previous.get(key), MEMORY)
+        return made[memory.path]
+
+    return entry
+
+
+def build_short_term(
+    memories: Sequence[Memory], old: Mapping[str, Any] | None, today: dt.date, stamp: str
+) -> Built:
+    """The short-term index: every key samantha-llm's worker reads, newest first."""
+    kind = Kind.SHORT_TERM
+    good, bad = readable(memories)
+    entry = _entries(kind, old)
+    newest = sorted(good, key=lambda m: (m.date or dt.date.min, entry_key(kind, m)), reverse=True)
+
+    def listed(keep: Iterable[Memory]) -> list[dict]:
+        return [entry(m) for m in keep]
+
+    def within(low: int, high: int) -> list[Memory]:
+        return [m for m in newest if (days := age(m, today)) is not None and low < days <= high]
+
+    recent = within(-(10**9), RECENT_DAYS)
+    older = within(RECENT_DAYS, OLDER_DAYS)
+    by_importance = {"high": 0, "medium": 0, "low": 0}
+    for m in good:
+        by_importance[importance(m)] += 1
+    derived: dict[str, Any] = {
+        "last_updated": stamp,
+        "total_memories": len(good),
+        "critical": listed(m for m in newest if m.critical),
+        "high_priority": listed(m for m in newest if m.reference_count >= HIGH_PRIORITY_REFERENCES),
+        "recent": {
+            "high_importance": listed(m for m in recent if importance(m) == "high"),
+            # samantha-llm's worker files everything that is not high here, low included.
+            "medium_importance": listed(m for m in recent if importance(m) != "high"),
+        },
+    }
+    # `older` is not a documented key; hand-kept indexes carry it, and then it is kept current.
+    if old and "older" in old:
+        derived["older"] = listed(older)
+    derived["stats"] = {
+        "by_importance": by_importance,
+        "by_type": _counts(m.type for m in good),
+        "by_project": _counts(m.project for m in good),
+    }
+    # index.md lists every memory by topic, by file name only.
+    by_topic: dict[str, list[dict]] = {}
+    for m in sorted(newest, key=first_topic):
+        by_topic.setdefault(first_topic(m), []).append({"file": entry_key(kind, m)})
+    return Built(
+        data=merge_root(derived, old, nested=frozenset({"recent", "stats"})),
+        extra={"recent": listed(recent), "older": listed(older), "by_topic": by_topic},
+        unindexed=tuple(bad),
+    )
+
+
+def build_long_term(
+    memories: Sequence[Memory], old: Mapping[str, Any] | None, today: dt.date, stamp: str
+) -> Built:
+    """The long-term index: critical, high importance, and every memory by its first topic."""
+    kind = Kind.LONG_TERM
+    good, bad = readable(memories)
+    entry = _entries(kind, old)
+    by_file = sorted(good, key=lambda m: entry_key(kind, m))
+    by_topic: dict[str, list[dict]] = {}
+    for m in sorted(by_file, key=first_topic):
+        by_topic.setdefault(first_topic(m), []).append(entry(m))
+    derived = {
+        "last_updated": stamp,
+        "total_memories": len(good),
+        "critical": [entry(m) for m in by_file if m.critical],
+        "high_importance": [entry(m) for m in by_file if importance(m) == "high"],
+        "by_topic": by_topic,
+    }
+    return Built(data=merge_root(derived, old), extra={}, unindexed=tuple(bad))

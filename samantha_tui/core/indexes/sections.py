@@ -1,0 +1,81 @@
+"""Where an index keeps its entries, per kind: read back from any index, however hand-edited."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..model import Kind, Memory
+
+PROJECT_LISTS = ("active", "blocked", "recently_completed")
+
+
+@dataclass(frozen=True)
+class Built:
+    """A freshly derived index for one kind."""
+
+    data: dict[str, Any]
+    """The index.json content, `last_updated` included."""
+    extra: dict[str, Any]
+    """Lists only index.md shows (short-term `older` and `by_topic` when the JSON has none)."""
+    unindexed: tuple[Memory, ...]
+    """Memories left out because their frontmatter cannot be read."""
+
+
+def key_field(kind: Kind) -> str:
+    return "name" if kind.is_project_kind else "file"
+
+
+def entries(value: Any) -> list[Mapping[str, Any]]:
+    """The entries of a list an index holds; anything not a mapping is skipped."""
+    return [item for item in value if isinstance(item, Mapping)] if isinstance(value, list) else []
+
+
+def sections(kind: Kind, data: Mapping[str, Any]) -> list[tuple[str, list[Mapping[str, Any]]]]:
+    """(section name, entries) for every entry list of an index, in a fixed order."""
+    if kind is Kind.SHORT_TERM:
+        recent = data.get("recent") if isinstance(data.get("recent"), Mapping) else {}
+        return [
+            ("critical", entries(data.get("critical"))),
+            ("high_priority", entries(data.get("high_priority"))),
+            ("recent.high_importance", entries(recent.get("high_importance"))),
+            ("recent.medium_importance", entries(recent.get("medium_importance"))),
+            ("older", entries(data.get("older"))),
+        ]
+    if kind is Kind.LONG_TERM:
+        topics = data.get("by_topic") if isinstance(data.get("by_topic"), Mapping) else {}
+        found = [
+            ("critical", entries(data.get("critical"))),
+            ("high_importance", entries(data.get("high_importance"))),
+        ]
+        return found + [(f"by_topic.{topic}", entries(topics[topic])) for topic in sorted(topics)]
+    if kind is Kind.CURRENT_TASKS:
+        return [(name, entries(data.get(name))) for name in PROJECT_LISTS]
+    if kind is Kind.WORK_EXPERIENCE:
+        return [("completed", entries(data.get("completed")))]
+    return [("runbooks", entries(data.get("runbooks")))]
+
+
+def first_by_key(kind: Kind, data: Mapping[str, Any] | None) -> dict[str, Mapping[str, Any]]:
+    """Each entry's first appearance in the index, by file (or project name)."""
+    found: dict[str, Mapping[str, Any]] = {}
+    field = key_field(kind)
+    for _, items in sections(kind, data or {}):
+        for item in items:
+            key = item.get(field)
+            if isinstance(key, str) and key not in found:
+                found[key] = item
+    return found
+
+
+def listed_in(kind: Kind, data: Mapping[str, Any] | None) -> dict[str, list[str]]:
+    """The sections each entry appears in."""
+    found: dict[str, list[str]] = {}
+    field = key_field(kind)
+    for section, items in sections(kind, data or {}):
+        for item in items:
+            key = item.get(field)
+            if isinstance(key, str) and section not in found.setdefault(key, []):
+                found[key].append(section)
+    return found

@@ -1,0 +1,289 @@
+"""Curation rules of the samantha-llm format as reviewable proposals: prune, promote, escalate,
+dedupe, complete a task, apply or dismiss a pending project update.
+
+Each rule returns a Proposal: candidates, each with its reason and the operations it would take. The
+person picks candidates; `Proposal.plan(picked)` turns them into one Plan for the store to apply.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from .model import Kind, Memory, PendingUpdate, Tree
+from .plan import Operation, Plan
+from .project_index import INDEX as TASKS_INDEX
+
+PRUNE_LOW_AFTER_DAYS = 30
+REVIEW_AFTER_DAYS = 90
+PROMOTE_REFS = 5
+PROMOTE_DEFINITE_REFS = 10
+ESCALATE_HIGH_REFS = 3
+ESCALATE_CRITICAL_REFS = 10
+PROMOTE_TYPES = ("quick-reference", "decision", "foundational-knowledge")
+# Merge copies and re-generated notes keep most of their wording; 90 of 100 (rapidfuzz ratio over
+# whitespace-folded, lower-cased bodies) still matches a note with a sentence reworded, and stays
+# clear of two different notes that share a template (measured on the demo: those score 40-60).
+SIMILAR_BODIES = 90
+_MERGE_STAMP = re.compile(r"_(\d{8}_\d{6})$")
+_LEADING_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}_")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One thing a rule proposes, with why and what it would do."""
+
+    path: str
+    title: str
+    reason: str
+    operations: tuple[Operation, ...]
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """Everything one rule proposes for a tree."""
+
+    name: str
+    candidates: tuple[Candidate, ...] = ()
+
+    def plan(self, picked: Iterable[str] | None = None) -> Plan:
+        """A plan of the picked candidates (by path), or of all of them."""
+        chosen = None if picked is None else set(picked)
+        operations = tuple(
+            op
+            for candidate in self.candidates
+            if chosen is None or candidate.path in chosen
+            for op in candidate.operations
+        )
+        return Plan(self.name, operations)
+
+
+def _readable(memories: Iterable[Memory]) -> list[Memory]:
+    """Rules judge dates and fields: files whose frontmatter cannot be read are left alone."""
+    return [m for m in memories if m.date is not None and not m.has_errors]
+
+
+def promotion_reason(memory: Memory) -> str | None:
+    """Why a short-term memory belongs in long-term memory, or None."""
+    refs, age = memory.reference_count, memory.age_days or 0
+    if refs >= PROMOTE_DEFINITE_REFS:
+        return f"referenced {refs} times (10+: definite)"
+    if refs >= PROMOTE_REFS:
+        return f"referenced {refs} times"
+    if memory.importance == "high" and memory.type in PROMOTE_TYPES:
+        return f"high importance {memory.type}"
+    if age > REVIEW_AFTER_DAYS and memory.importance in ("high", "medium"):
+        return f"{memory.importance} importance, {age} days old and still kept"
+    return None
+
+
+def prune(tree: Tree) -> Proposal:
+    """Short-term memories to move to the trash; never a critical one."""
+    candidates = []
+    for memory in _readable(tree.of_kind(Kind.SHORT_TERM)):
+        age = memory.age_days or 0
+        if memory.critical:
+            continue
+        if memory.importance == "low" and age > PRUNE_LOW_AFTER_DAYS:
+            reason = f"low importance, {age} days old"
+        elif age > REVIEW_AFTER_DAYS and promotion_reason(memory) is None:
+            reason = f"{age} days old and not a promotion candidate"
+        else:
+            continue
+        operation = Operation("trash", memory.path, reason)
+        candidates.append(Candidate(memory.path, memory.title, reason, (operation,)))
+    return Proposal("prune", tuple(candidates))
+
+
+def promoted_name(memory: Memory, today: dt.date, taken: set[str]) -> str:
+    """`<long-term>/<today>_<topic>.md`; the topic is the short-term name minus date and stamp."""
+    stem = memory.name.removesuffix(".md")
+    topic = _LEADING_DATE.sub("", _MERGE_STAMP.sub("", stem)) or stem
+    base = f"{Kind.LONG_TERM.folder}/{today.isoformat()}_{topic}"
+    candidate, n = f"{base}.md", 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{base}_{n}.md"
+    return candidate
+
+
+def promote(tree: Tree, today: dt.date) -> Proposal:
+    """Short-term memories to copy into long-term memory (dated today) and then trash."""
+    taken = {m.path for m in tree.memories}
+    candidates = []
+    for memory in _readable(tree.of_kind(Kind.SHORT_TERM)):
+        reason = promotion_reason(memory)
+        if reason is None:
+            continue
+        target = promoted_name(memory, today, taken)
+        taken.add(target)
+        operations = (
+            Operation("copy", memory.path, reason, target=target, values={"date": today}),
+            Operation("trash", memory.path, f"promoted to {target}"),
+        )
+        candidates.append(Candidate(memory.path, memory.title, reason, operations))
+    return Proposal("promote", tuple(candidates))
+
+
+def escalate(tree: Tree) -> Proposal:
+    """Raise importance of memories referenced 3+ times; mark 10+ critical."""
+    candidates = []
+    memories = tree.of_kind(Kind.SHORT_TERM) + tree.of_kind(Kind.LONG_TERM)
+    for memory in _readable(memories):
+        refs = memory.reference_count
+        values: dict[str, object] = {}
+        if refs >= ESCALATE_HIGH_REFS and memory.importance != "high":
+            values["importance"] = "high"
+        if refs >= ESCALATE_CRITICAL_REFS and not memory.critical:
+            values["critical"] = True
+        if not values:
+            continue
+        wants = " and ".join(
+            "mark critical" if key == "critical" else "raise to high" for key in values
+        )
+        reason = f"referenced {refs} times: {wants}"
+        operation = Operation("edit", memory.path, reason, values=values)
+        candidates.append(Candidate(memory.path, memory.title, reason, (operation,)))
+    return Proposal("escalate", tuple(candidates))
+
+
+def _richness(memory: Memory) -> tuple[int, int, int, int]:
+    is_original = 0 if _MERGE_STAMP.search(memory.name.removesuffix(".md")) else 1
+    return (memory.reference_count, len(memory.topics), len(memory.body), is_original)
+
+
+def _fold(body: str) -> str:
+    return " ".join(body.lower().split())
+
+
+def duplicate_pairs(tree: Tree) -> list[tuple[Memory, Memory, str]]:
+    """(keep, drop, reason) for merge copies and near-identical memories of the same kind.
+
+    Comparing every pair would cost n²; candidates are memories that share a folder and stem
+    (merge copies), a title, or the opening of their body, which is how duplicates arise.
+    """
+    pairs: list[tuple[Memory, Memory, str]] = []
+    seen: set[frozenset[str]] = set()
+    by_key: dict[tuple[Kind, str], list[Memory]] = {}
+    stems: dict[str, str] = {}
+    for memory in _readable(tree.memories):
+        if memory.kind.is_project_kind:
+            continue
+        stems[memory.path] = _MERGE_STAMP.sub("", memory.path.removesuffix(".md"))
+        folded = _fold(memory.body)
+        for key in (stems[memory.path], f"title:{memory.title.lower()}", f"open:{folded[:160]}"):
+            by_key.setdefault((memory.kind, key), []).append(memory)
+    for _, group in sorted(by_key.items(), key=lambda item: item[0][1]):
+        for i, first in enumerate(group):
+            for second in group[i + 1 :]:
+                pair = frozenset((first.path, second.path))
+                if pair in seen:
+                    continue
+                seen.add(pair)
+                keep, drop = sorted((first, second), key=_richness, reverse=True)
+                similarity = fuzz.ratio(_fold(first.body), _fold(second.body))
+                if stems[first.path] == stems[second.path]:
+                    reason = f"merge copy of {keep.name} ({similarity:.0f}% alike)"
+                elif similarity >= SIMILAR_BODIES:
+                    reason = f"near-identical to {keep.name} ({similarity:.0f}% alike)"
+                else:
+                    continue
+                pairs.append((keep, drop, reason))
+    return sorted(pairs, key=lambda p: p[1].path)
+
+
+def dedupe(tree: Tree) -> Proposal:
+    """Trash the poorer of each duplicate pair (fewer references, topics and words)."""
+    candidates = []
+    dropped: set[str] = set()
+    for keep, drop, reason in duplicate_pairs(tree):
+        if drop.path in dropped or keep.path in dropped:
+            continue
+        dropped.add(drop.path)
+        operation = Operation("trash", drop.path, reason)
+        candidates.append(Candidate(drop.path, drop.title, reason, (operation,)))
+    return Proposal("dedupe", tuple(candidates))
+
+
+def _project_folder(memory: Memory) -> str:
+    return memory.path.rsplit("/", 1)[0]
+
+
+def complete(tree: Tree, today: dt.date, projects: Iterable[str] | None = None) -> Proposal:
+    """Move finished tasks to work experience: those whose status says completed, or the named."""
+    named = None if projects is None else set(projects)
+    candidates = []
+    for memory in tree.of_kind(Kind.CURRENT_TASKS):
+        folder = _project_folder(memory)
+        project = folder.rsplit("/", 1)[-1]
+        if named is not None:
+            if project not in named:
+                continue
+            reason = "picked to complete"
+        elif memory.status == "completed":
+            reason = "status.md says completed"
+        else:
+            continue
+        target = f"{Kind.WORK_EXPERIENCE.folder}/{project}"
+        operations = (
+            Operation(
+                "edit", memory.path, reason, values={"status": "completed", "completed": today}
+            ),
+            Operation("move", folder, reason, target=target),
+        )
+        candidates.append(Candidate(folder, memory.title, reason, operations))
+    return Proposal("complete", tuple(candidates))
+
+
+def _update_changes(update: PendingUpdate) -> dict[str, object]:
+    """Only the keys the real tool applies from a proposal."""
+    return {
+        key: update.proposed_changes[key]
+        for key in ("status", "recent_progress")
+        if key in update.proposed_changes
+    }
+
+
+def _short(value: object, limit: int = 60) -> str:
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def pending_updates(tree: Tree) -> Proposal:
+    """Apply each pending project update to the current-tasks index, then trash its file."""
+    candidates = []
+    for update in tree.pending_updates:
+        changes = _update_changes(update)
+        summary = ", ".join(f"{k}: {_short(v)}" for k, v in changes.items()) or "no changes"
+        reason = f"proposed for {update.project}: {summary}"
+        operations = (
+            Operation("project-fields", TASKS_INDEX, reason, target=update.project, values=changes),
+            Operation("trash", update.path, "applied"),
+        )
+        candidates.append(Candidate(update.path, update.project, reason, operations))
+    return Proposal("apply updates", tuple(candidates))
+
+
+def dismiss_updates(tree: Tree) -> Proposal:
+    """Trash pending project updates without applying them."""
+    candidates = tuple(
+        Candidate(u.path, u.project, "dismissed", (Operation("trash", u.path, "dismissed"),))
+        for u in tree.pending_updates
+    )
+    return Proposal("dismiss updates", candidates)
+
+
+def review(tree: Tree, today: dt.date) -> list[Proposal]:
+    """Every rule's proposal, in the order a person would work through them."""
+    return [
+        prune(tree),
+        promote(tree, today),
+        escalate(tree),
+        dedupe(tree),
+        complete(tree, today),
+        pending_updates(tree),
+    ]

@@ -1,0 +1,661 @@
+"""Search a tree's memories: keys precomputed once, queries answered from token postings.
+
+Every field is casefolded and cut into alphanumeric tokens; a posting maps a token to the memories
+holding it. A query word is looked up in the sorted vocabulary (exact word, then word prefix), then
+inside longer words, then, for typos, with rapidfuzz over the alphabetic vocabulary. No memory's
+text is scanned for a word: the cost of a query is the vocabulary plus the memories it matches,
+and ranking works on groups of equal score (few, since scores come from a handful of match
+qualities) so that a query matching everything still does little per memory.
+
+The body counts for less and only by whole words and word prefixes of its first BODY_CHARS
+characters (kept casefolded, for phrases): enough to find what a memory is about while bounding
+the index to about that much text per memory.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import threading
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import methodcaller
+
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import Indel
+
+from .model import Memory
+from .query import Query, QueryError, Term, Value, parse
+
+BODY_CHARS = 1000
+"""How much of a body is searched: a memory states its point first."""
+
+WEIGHTS = {"title": 1.0, "name": 0.8, "topics": 0.6, "project": 0.6, "body": 0.3}
+FIELDS = tuple(WEIGHTS)
+"""The searched fields, heaviest first; each has its postings and a column of texts."""
+HEAD_FIELDS = ("title", "name", "topics", "project")
+"""Fields matched inside words and with typos; the body only by words and prefixes."""
+
+# Match quality of a word in a field, before the field's weight.
+EXACT = 1.0  # a whole word
+PREFIX = 0.9  # the start of a word
+INSIDE = 0.7  # inside a word
+FUZZY = 0.6  # with a typo; scaled by rapidfuzz's similarity, so always below INSIDE
+
+INSIDE_MIN = 3
+"""Shorter words match only at word starts: "ci" must not find every "decision"."""
+FUZZY_MIN = 5
+"""Shorter words get no typo tolerance: one edit in four letters ("test"/"best") is another word."""
+
+EXACT_TITLE_SCORE = 100.0
+MATCH_SCALE = 85.0
+TITLE_STARTS_BONUS = 10.0
+TITLE_CONTAINS_BONUS = 5.0
+"""Scores run 0-100: the mean match quality of the words fills 85, the whole query found in the
+title adds 10 at its start or 5 elsewhere, and only an exact title reaches 100."""
+
+BODY_MAX = round(MATCH_SCALE * WEIGHTS["body"] * EXACT, 1)
+"""The best score a memory matched only in its body can have."""
+
+IMPORTANCE_RANK = {"high": 0, "medium": 1, "low": 2}
+SORT_DIRECTLY = 512
+"""A score group this small is sorted into tie order; a larger one is read off the kept order."""
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One matching memory; `title_spans` are (start, end) offsets into `memory.title`."""
+
+    path: str
+    score: float
+    title_spans: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The best hits, how many matched before the limit, or why the query could not be read."""
+
+    hits: tuple[Hit, ...] = ()
+    total: int = 0
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class _Entry:
+    memory: Memory
+    title_cf: str
+    """The casefolded title, character for character as long as `title_owner` says."""
+    title_owner: tuple[int, ...] | None
+    """Index into the original title of each casefolded character; None when they are 1:1."""
+    tie_key: tuple[int, int, int, str]
+
+
+@dataclass(frozen=True)
+class _Match:
+    """Where one query term matched: the best weighted quality per memory, and the memories whose
+    title holds it literally (they may earn the title bonus)."""
+
+    qualities: dict[int, float]
+    in_title: set[int]
+    in_head: set[int]
+    """The memories it matched in a field other than the body."""
+
+
+def fuzzy_cutoff(word: str) -> float | None:
+    """The rapidfuzz partial_ratio a typo of `word` needs, or None when it gets no tolerance.
+
+    One substituted or swapped letter costs two insert/delete edits, 100 * (1 - 1/n) for n letters
+    (80 at five letters, 85.7 at seven); a missing or extra letter scores higher. So one typo
+    passes and two do not. Words with digits get none: 1243 is not a typo of 1234.
+    """
+    if len(word) < FUZZY_MIN or not word.isalpha():
+        return None
+    return 100 * (1 - 1 / len(word)) - 0.01
+
+
+class SearchIndex:
+    """The search keys of every memory of a tree, built once.
+
+    `updated` and `removed` change the index in place and touch only that memory's keys. A lock
+    makes every method safe to call from any thread (a search never sees half an update).
+    """
+
+    def __init__(self, today: dt.date) -> None:
+        self._today = today
+        self._lock = threading.Lock()
+        self._entries: list[_Entry | None] = []
+        self._free: list[int] = []
+        self._slot_of: dict[str, int] = {}
+        self._live: set[int] = set()
+        self._texts: tuple[list[str], ...] = tuple([] for _ in FIELDS)
+        """Per field, by slot: the casefolded text (flat lists, cheap to walk for phrases)."""
+        self._title_keys: list[str] = []
+        """By slot: the title's words as `words_key` gives them."""
+        self._postings: dict[str, dict[str, set[int]]] = {field: {} for field in WEIGHTS}
+        self._head_vocab: list[str] = []
+        self._head_lines: str | None = None
+        """The head vocabulary one token a line, to find words inside tokens in one C scan."""
+        self._fuzzy_vocab: list[str] = []
+        self._body_vocab: list[str] = []
+        self._facets: dict[str, dict[Value, set[int]]] = {}
+        self._tie_keys: list[tuple[int, int, int, str]] = []
+        self._order: list[int] = []
+        """Every slot in tie order, with its key at the same index of `_tie_keys` (a flat list of
+        ints, so walking it stays cheap)."""
+
+    @classmethod
+    def build(cls, memories: Iterable[Memory], today: dt.date) -> SearchIndex:
+        """Index every memory; `today` is the day `age:` filters count from."""
+        index = cls(today)
+        for memory in memories:
+            index._add(memory, keep_sorted=False)
+        index._tie_keys.sort()
+        index._order = [index._slot_of[key[-1]] for key in index._tie_keys]
+        heads = set().union(*(index._postings[field] for field in HEAD_FIELDS))
+        index._head_vocab = sorted(heads)
+        index._fuzzy_vocab = sorted(t for t in heads if t.isalpha())
+        index._body_vocab = sorted(index._postings["body"])
+        return index
+
+    def __len__(self) -> int:
+        return len(self._slot_of)
+
+    def updated(self, memory: Memory) -> None:
+        """Add a memory, or replace the one at the same path (in place)."""
+        with self._lock:
+            if memory.path in self._slot_of:
+                self._remove(self._slot_of[memory.path])
+            self._add(memory, keep_sorted=True)
+
+    def removed(self, path: str) -> None:
+        """Forget the memory at path (in place); nothing happens if it is not indexed."""
+        with self._lock:
+            if path in self._slot_of:
+                self._remove(self._slot_of[path])
+
+    def search(self, query: str | Query, limit: int | None = None) -> SearchResult:
+        """The memories matching query, best first; a malformed query gives `error`, no hits."""
+        if isinstance(query, str):
+            try:
+                query = parse(query)
+            except QueryError as error:
+                return SearchResult(error=str(error))
+        with self._lock:
+            return self._search(query, limit)
+
+    # Maintenance
+
+    def _add(self, memory: Memory, keep_sorted: bool) -> None:
+        slot = self._free.pop() if self._free else len(self._entries)
+        if slot == len(self._entries):
+            self._entries.append(None)
+            self._title_keys.append("")
+            for column in self._texts:
+                column.append("")
+        title_cf, owner = casefold_with_owners(memory.title)
+        texts = (title_cf, *_texts_after_title(memory))
+        entry = _Entry(memory, title_cf, owner, _tie_key(memory))
+        self._entries[slot] = entry
+        self._title_keys[slot] = words_key(title_cf)
+        for column, text in zip(self._texts, texts, strict=True):
+            column[slot] = text
+        self._slot_of[memory.path] = slot
+        self._live.add(slot)
+        for field, text in zip(FIELDS, texts, strict=True):
+            postings = self._postings[field]
+            for token in set(_TOKEN.findall(text)):
+                if token in postings:
+                    postings[token].add(slot)
+                    continue
+                postings[token] = {slot}
+                if keep_sorted:
+                    self._vocab_gained(field, token)
+        for facet, values in _facets(memory, self._today).items():
+            for value in values:
+                self._facets.setdefault(facet, {}).setdefault(value, set()).add(slot)
+        if keep_sorted:
+            position = bisect_left(self._tie_keys, entry.tie_key)
+            self._tie_keys.insert(position, entry.tie_key)
+            self._order.insert(position, slot)
+        else:
+            self._tie_keys.append(entry.tie_key)
+
+    def _remove(self, slot: int) -> None:
+        entry = self._entry(slot)
+        for field, column in zip(FIELDS, self._texts, strict=True):
+            text, column[slot] = column[slot], ""
+            postings = self._postings[field]
+            for token in set(_TOKEN.findall(text)):
+                postings[token].discard(slot)
+                if not postings[token]:
+                    del postings[token]
+                    self._vocab_lost(field, token)
+        for facet, values in _facets(entry.memory, self._today).items():
+            for value in values:
+                self._facets[facet][value].discard(slot)
+        position = bisect_left(self._tie_keys, entry.tie_key)
+        del self._tie_keys[position]
+        del self._order[position]
+        del self._slot_of[entry.memory.path]
+        self._live.discard(slot)
+        self._entries[slot] = None
+        self._title_keys[slot] = ""
+        self._free.append(slot)
+
+    def _vocab_gained(self, field: str, token: str) -> None:
+        if field == "body":
+            _sorted_add(self._body_vocab, token)
+            return
+        _sorted_add(self._head_vocab, token)
+        self._head_lines = None
+        if token.isalpha():
+            _sorted_add(self._fuzzy_vocab, token)
+
+    def _vocab_lost(self, field: str, token: str) -> None:
+        if field == "body":
+            _sorted_discard(self._body_vocab, token)
+        elif not any(token in self._postings[f] for f in HEAD_FIELDS):
+            _sorted_discard(self._head_vocab, token)
+            self._head_lines = None
+            _sorted_discard(self._fuzzy_vocab, token)
+
+    # Answering
+
+    def _search(self, query: Query, limit: int | None) -> SearchResult:
+        allowed = self._filtered(query)
+        excluded: set[int] = set()
+        for term in query.excluded:
+            excluded.update(self._match(term, typos=False).qualities)
+        wanted = query.wanted
+        if not wanted:
+            slots = [
+                s for s in self._order if (allowed is None or s in allowed) and s not in excluded
+            ]
+            hits = [Hit(self._entry(s).memory.path, 0.0) for s in slots[:limit]]
+            return SearchResult(tuple(hits), len(slots))
+        matches = [self._match(term, typos=True) for term in wanted]
+        matched = set(matches[0].qualities).intersection(*(m.qualities for m in matches[1:]))
+        if allowed is not None:
+            matched &= allowed
+        matched -= excluded
+        text = words_key(query.text)
+        groups = None
+        if limit is not None and len(matches) > 1:
+            # Most of a large result is usually memories matched only in their bodies, which score
+            # below any head match; rank the head matches alone when they fill the limit. (One
+            # term needs no per-memory sums, so there this would cost more than it saves.)
+            heads = matched.intersection(set().union(*(m.in_head for m in matches)))
+            if len(heads) < len(matched):
+                groups = self._groups(heads, matches, text, limit)
+                filled = sum(len(slots) for score, slots in groups.items() if score > BODY_MAX)
+                if filled < limit:
+                    groups = None
+        if groups is None:
+            groups = self._groups(matched, matches, text, limit)
+        hits: list[Hit] = []
+        for score in sorted(groups, reverse=True):
+            need = None if limit is None else limit - len(hits)
+            if need is not None and need <= 0:
+                break
+            hits.extend(
+                Hit(self._entry(slot).memory.path, score, title_spans(self._entry(slot), wanted))
+                for slot in self._in_tie_order(groups[score], need)
+            )
+        return SearchResult(tuple(hits), len(matched))
+
+    def _groups(
+        self, matched: set[int], matches: list[_Match], text: str, limit: int | None
+    ) -> dict[float, list[int]]:
+        """The matched memories that can make the first `limit` hits, grouped by score.
+
+        Scores take few distinct values: count each with a C-level Counter (titles earning a bonus
+        counted apart), find the lowest score the limit reaches, and only then collect memories,
+        so most need one cheap test each.
+        """
+        first = matches[0].qualities
+        if len(matches) == 1 and len(first) == len(matched):
+            sums = first
+        else:
+            # Iterators all the way down keep the per-memory work in C.
+            slots = list(matched)
+            columns = (map(match.qualities.__getitem__, slots) for match in matches)
+            sums = dict(zip(slots, map(sum, zip(*columns, strict=True)), strict=True))
+        count = len(matches)
+        totals = Counter(sums.values())
+        scores = {total: round(MATCH_SCALE * min(1.0, total / count), 1) for total in totals}
+        sizes: Counter[float] = Counter()
+        boosted: list[tuple[list[int], dict[float, float]]] = []
+        titled = matched.intersection(*(m.in_title for m in matches))
+        for bonus, slots in self._title_bonus(titled, text):
+            by_total = Counter(map(sums.__getitem__, slots))
+            totals.subtract(by_total)
+            score_of = {
+                total: EXACT_TITLE_SCORE if bonus is None else round(scores[total] + bonus, 1)
+                for total in by_total
+            }
+            for total, size in by_total.items():
+                sizes[score_of[total]] += size
+            boosted.append((slots, score_of))
+        for total, size in totals.items():
+            sizes[scores[total]] += size
+        floor = -1.0
+        if limit is not None:
+            shown = 0
+            for score in sorted(sizes, reverse=True):
+                shown += sizes[score]
+                if shown >= limit:
+                    floor = score
+                    break
+        groups: dict[float, list[int]] = {}
+        for slots, score_of in boosted:
+            if len(score_of) == 1:
+                score = next(iter(score_of.values()))
+                if score >= floor:
+                    groups.setdefault(score, []).extend(slots)
+                continue
+            for slot in slots:
+                score = score_of[sums[slot]]
+                if score >= floor:
+                    groups.setdefault(score, []).append(slot)
+        needed = {total for total, size in totals.items() if size and scores[total] >= floor}
+        if needed:
+            skip = {slot for slots, _ in boosted for slot in slots}
+            for slot, total in sums.items():
+                if total in needed and slot not in skip:
+                    groups.setdefault(scores[total], []).append(slot)
+        return groups
+
+    def _title_bonus(self, slots: set[int], text: str) -> list[tuple[float | None, list[int]]]:
+        """Titles holding the query's words in order from a word start, by bonus: None for an
+        exact title (the same words, whatever the case and punctuation), then starts, contains.
+        Every test runs in C over the whole set (map and compress), not once per memory."""
+        keys = self._title_keys
+        contains = _where(list(slots), keys, methodcaller("__contains__", text))
+        starts = _where(contains, keys, methodcaller("startswith", text))
+        exact = _where(starts, keys, text.__eq__)
+        exact_set, starts_set = set(exact), set(starts)
+        return [
+            (None, exact),
+            (TITLE_STARTS_BONUS, [s for s in starts if s not in exact_set]),
+            (TITLE_CONTAINS_BONUS, [s for s in contains if s not in starts_set]),
+        ]
+
+    def _in_tie_order(self, slots: list[int], need: int | None) -> list[int]:
+        """Up to `need` of slots, critical first, then by importance, recency and path."""
+        if need is None or len(slots) <= SORT_DIRECTLY:
+            ordered = sorted(slots, key=lambda slot: self._entry(slot).tie_key)
+            return ordered[:need]
+        members = set(slots)
+        found: list[int] = []
+        for slot in self._order:
+            if slot in members:
+                found.append(slot)
+                if len(found) == need:
+                    break
+        return found
+
+    def _entry(self, slot: int) -> _Entry:
+        entry = self._entries[slot]
+        assert entry is not None
+        return entry
+
+    def _filtered(self, query: Query) -> set[int] | None:
+        """The memories every filter lets through; None when there are no filters."""
+        allowed: set[int] | None = None
+        for item in query.filters:
+            # Decide per distinct value (a few importances, some hundred dates), not per memory.
+            passing: set[int] = set()
+            for value, slots in self._facets.get(item.field, {}).items():
+                if item.accepts(value):
+                    passing |= slots
+            if item.negated:
+                allowed = (self._live if allowed is None else allowed) - passing
+            else:
+                allowed = passing if allowed is None else allowed & passing
+        return allowed
+
+    def _match(self, term: Term, typos: bool) -> _Match:
+        """Where the term matches; a word with punctuation in it matches as written, a phrase."""
+        if term.phrase or not _TOKEN.fullmatch(term.text):
+            return self._phrase_match(term.text)
+        return self._word_match(term.text, typos)
+
+    def _head_tokens(self, word: str, inside_min: int) -> dict[str, float]:
+        """Head-field tokens holding the word literally, with the quality of each."""
+        found = {t: EXACT if t == word else PREFIX for t in _with_prefix(self._head_vocab, word)}
+        if len(word) >= inside_min:
+            if self._head_lines is None:
+                self._head_lines = "\n" + "\n".join(self._head_vocab) + "\n"
+            lines = self._head_lines
+            at = lines.find(word)
+            while at >= 0:
+                start = lines.rfind("\n", 0, at) + 1
+                end = lines.find("\n", at)
+                found.setdefault(lines[start:end], INSIDE)
+                at = lines.find(word, end)
+        return found
+
+    def _word_match(self, word: str, typos: bool) -> _Match:
+        found = self._head_tokens(word, INSIDE_MIN)
+        titles = self._postings["title"]
+        in_title = set().union(*(titles[t] for t in found if t in titles))
+        cutoff = fuzzy_cutoff(word) if typos else None
+        if cutoff is not None:
+            for token, similarity, _ in process.extract(
+                word, self._fuzzy_vocab, scorer=fuzz.partial_ratio, score_cutoff=cutoff, limit=None
+            ):
+                # partial_ratio scores a short token inside the word as 100: judge it whole.
+                if len(token) < len(word):
+                    similarity = fuzz.ratio(word, token)
+                if token not in found and len(token) >= len(word) - 1 and similarity >= cutoff:
+                    found[token] = FUZZY * similarity / 100
+        weighted = [
+            (WEIGHTS[field] * quality, self._postings[field][token])
+            for field in HEAD_FIELDS
+            for token, quality in found.items()
+            if token in self._postings[field]
+        ]
+        in_head = set().union(*(slots for _, slots in weighted))
+        weighted += [
+            (WEIGHTS["body"] * (EXACT if t == word else PREFIX), self._postings["body"][t])
+            for t in _with_prefix(self._body_vocab, word)
+        ]
+        return _Match(_best_per_slot(weighted), in_title, in_head)
+
+    def _phrase_match(self, phrase: str) -> _Match:
+        """Memories holding the phrase contiguous; per field, only where all its words are."""
+        words = _TOKEN.findall(phrase)
+        head = [self._head_tokens(word, inside_min=1) for word in words]
+        weighted: list[tuple[float, Iterable[int]]] = []
+        in_title: set[int] = set()
+        in_head: set[int] = set()
+        for position, field in enumerate(FIELDS):
+            postings = self._postings[field]
+            if not words:
+                candidates = self._live
+            elif field == "body":
+                sets = [_union(postings, _with_prefix(self._body_vocab, w)) for w in words]
+                candidates = sets[0].intersection(*sets[1:])
+            else:
+                sets = [_union(postings, tokens) for tokens in head]
+                candidates = sets[0].intersection(*sets[1:])
+            texts = self._texts[position]
+            holding = [slot for slot in candidates if phrase in texts[slot]]
+            graded: dict[float, list[int]] = {}
+            for slot in holding:
+                graded.setdefault(occurrence(texts[slot], phrase)[0], []).append(slot)
+            # As for words, the body counts only where the phrase starts a word.
+            if field == "body":
+                graded.pop(INSIDE, None)
+            else:
+                in_head.update(holding)
+            if field == "title":
+                in_title.update(holding)
+            weighted += [(WEIGHTS[field] * quality, slots) for quality, slots in graded.items()]
+        return _Match(_best_per_slot(weighted), in_title, in_head)
+
+
+def _where(slots: list[int], keys: list[str], test: Callable[[str], object]) -> list[int]:
+    return list(compress(slots, map(test, map(keys.__getitem__, slots))))
+
+
+def _union(postings: dict[str, set[int]], tokens: Iterable[str]) -> set[int]:
+    return set().union(*(postings[t] for t in tokens if t in postings))
+
+
+def _best_per_slot(weighted: list[tuple[float, Iterable[int]]]) -> dict[int, float]:
+    # Lowest first, so each memory ends with its best value; dict.update keeps the loop in C.
+    best: dict[int, float] = {}
+    for value, slots in sorted(weighted, key=lambda pair: pair[0]):
+        best.update(zip(slots, repeat(value)))
+    return best
+
+
+def _with_prefix(vocab: list[str], prefix: str) -> Iterator[str]:
+    index = bisect_left(vocab, prefix)
+    while index < len(vocab) and vocab[index].startswith(prefix):
+        yield vocab[index]
+        index += 1
+
+
+def _sorted_add(vocab: list[str], token: str) -> None:
+    index = bisect_left(vocab, token)
+    if index == len(vocab) or vocab[index] != token:
+        vocab.insert(index, token)
+
+
+def _sorted_discard(vocab: list[str], token: str) -> None:
+    index = bisect_left(vocab, token)
+    if index < len(vocab) and vocab[index] == token:
+        del vocab[index]
+
+
+def _tie_key(memory: Memory) -> tuple[int, int, int, str]:
+    """Critical first, then high > medium > low > none, then newest, then path for stability."""
+    return (
+        0 if memory.critical else 1,
+        IMPORTANCE_RANK.get(str(memory.importance).lower(), len(IMPORTANCE_RANK)),
+        -memory.date.toordinal() if memory.date else 0,
+        memory.path,
+    )
+
+
+def _texts_after_title(memory: Memory) -> tuple[str, str, str, str]:
+    """Name, topics, project and body, casefolded; the name is the path inside the kind folder."""
+    name = memory.path.removeprefix(memory.kind.folder + "/").removesuffix(".md")
+    return (
+        name.casefold(),
+        " ".join(str(t) for t in memory.topics).casefold(),
+        str(memory.project or "").casefold(),
+        memory.body[:BODY_CHARS].casefold(),
+    )
+
+
+def _facets(memory: Memory, today: dt.date) -> dict[str, tuple[Value, ...]]:
+    """The values filters test, shaped as query.Filter.accepts expects them."""
+
+    def folded(value: object) -> str | None:
+        return str(value).casefold() if value not in (None, "") else None
+
+    date = memory.date
+    return {
+        "importance": (folded(memory.importance),),
+        "type": (folded(memory.type),),
+        "topic": tuple(sorted({str(t).casefold() for t in memory.topics})) or (None,),
+        "project": (folded(memory.project),),
+        "kind": (memory.kind,),
+        "critical": (memory.critical,),
+        "refs": (memory.reference_count,),
+        "age": ((today - date).days if date else None,),
+        "date": (date.isoformat() if date else None,),
+    }
+
+
+def words_key(text: str) -> str:
+    """The casefolded words of text, each after a space: " decision use x" for "Decision: Use X".
+
+    Comparing keys compares words in order; `" " + key` starting with a query key means the title
+    starts with those words, containing it means they appear from a word start."""
+    return "".join(" " + word for word in _TOKEN.findall(text.casefold()))
+
+
+def casefold_with_owners(text: str) -> tuple[str, tuple[int, ...] | None]:
+    """text.casefold(), and for each of its characters the index of the one it came from.
+
+    Casefolding can lengthen text ("ß" -> "ss"); offsets found in the folded copy must be mapped
+    back before they can highlight the original. None means the two line up one to one.
+    """
+    folded = text.casefold()
+    if len(folded) == len(text):
+        return folded, None
+    parts: list[str] = []
+    owner: list[int] = []
+    for index, char in enumerate(text):
+        part = char.casefold()
+        parts.append(part)
+        owner.extend([index] * len(part))
+    return "".join(parts), tuple(owner)
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum()
+
+
+def occurrence(text: str, needle: str) -> tuple[float, int]:
+    """(quality, start) of the best place needle occurs in text; (0.0, -1) when it does not."""
+    best, best_start = 0.0, -1
+    start = text.find(needle)
+    while start >= 0:
+        end = start + len(needle)
+        at_start = start == 0 or not _is_word_char(text[start - 1])
+        at_end = end == len(text) or not _is_word_char(text[end])
+        quality = EXACT if at_start and at_end else PREFIX if at_start else INSIDE
+        if quality > best:
+            best, best_start = quality, start
+            if best == EXACT:
+                break
+        start = text.find(needle, start + 1)
+    return best, best_start
+
+
+def title_spans(entry: _Entry, terms: Iterable[Term]) -> tuple[tuple[int, int], ...]:
+    """Sorted, merged (start, end) offsets into the original title of what the terms matched."""
+    spans: list[tuple[int, int]] = []
+    for term in terms:
+        spans.extend(_term_spans(entry.title_cf, term))
+    if entry.title_owner is not None:
+        owner = entry.title_owner
+        spans = [(owner[start], owner[end - 1] + 1) for start, end in spans]
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return tuple(merged)
+
+
+def _term_spans(title: str, term: Term) -> list[tuple[int, int]]:
+    text = term.text
+    quality, start = occurrence(title, text)
+    is_word = not term.phrase and _TOKEN.fullmatch(text)
+    if quality >= PREFIX or (quality and (not is_word or len(text) >= INSIDE_MIN)):
+        return [(start, start + len(text))]
+    cutoff = fuzzy_cutoff(text) if is_word else None
+    if cutoff is None:
+        return []
+    aligned = fuzz.partial_ratio_alignment(text, title, score_cutoff=cutoff)
+    if aligned is None:
+        return []
+    # Widen the window by a letter each side so a dropped first or last letter still lines up.
+    offset = max(0, aligned.dest_start - 1)
+    window = title[offset : aligned.dest_end + 1]
+    return [
+        (offset + op.dest_start, offset + op.dest_end)
+        for op in Indel.opcodes(text, window)
+        if op.tag == "equal"
+    ]
