@@ -242,3 +242,21 @@ def test_write_file_is_atomic_and_conflict_checked(tree) -> None:
     with pytest.raises(ConflictError):
         store.write_file(rel, b"[2]", digest_bytes(b"{}"))
     assert (store.root / rel).read_bytes() == b"[1]"
+
+
+def test_records_stay_in_scan_order_through_changes(tree) -> None:
+    status = TEXT.replace("importance: low", "status: active")
+    store = tree(
+        {
+            f"{TASKS}/a/status.md": status,
+            f"{TASKS}/a-b/status.md": status,
+            f"{ST}/n.md": TEXT,
+            f"{ST}/n-2.md": TEXT,
+            f"{LT}/x/deep.md": TEXT,
+        }
+    )
+    store.trash(f"{TASKS}/a/status.md")
+    store.move(f"{ST}/n.md", f"{LT}/x/n.md")
+    entry = store.trash_entries()[-1]
+    store.restore(entry.id)
+    assert [m.path for m in store.tree.memories] == [m.path for m in store.scan().memories]

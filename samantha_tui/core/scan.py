@@ -20,8 +20,14 @@ def _visible(name: str) -> bool:
     return not name.startswith(".")
 
 
-def memory_paths(root: Path, kind: Kind) -> list[tuple[str, tuple[str, ...]]]:
-    """(memory path, companion paths) for every memory of a kind, relative to root, sorted."""
+def memory_paths(
+    root: Path, kind: Kind, under: str | None = None
+) -> list[tuple[str, tuple[str, ...]]]:
+    """(memory path, companion paths) for every memory of a kind, relative to root, sorted.
+
+    `under` limits the walk to one file or folder of the kind (after a change there), so one
+    operation does not list the whole kind again.
+    """
     folder = root / kind.folder
     found: list[tuple[str, tuple[str, ...]]] = []
     if not folder.is_dir():
@@ -29,6 +35,8 @@ def memory_paths(root: Path, kind: Kind) -> list[tuple[str, tuple[str, ...]]]:
     if kind.is_project_kind:
         for entry in sorted(os.scandir(folder), key=lambda e: e.name):
             rel = f"{kind.folder}/{entry.name}"
+            if under is not None and not (under == rel or under.startswith(rel + "/")):
+                continue
             if entry.is_dir(follow_symlinks=False) and _visible(entry.name):
                 if entry.name == PENDING_DIR and kind is Kind.CURRENT_TASKS:
                     continue
@@ -42,7 +50,10 @@ def memory_paths(root: Path, kind: Kind) -> list[tuple[str, tuple[str, ...]]]:
             elif _is_memory_file(entry.name) and not entry.is_dir():
                 found.append((rel, ()))
         return found
-    for dirpath, dirnames, filenames in os.walk(folder):
+    start = root / under if under is not None else folder
+    if start.is_file():
+        return [(under, ())] if under is not None and _is_memory_file(start.name) else []
+    for dirpath, dirnames, filenames in os.walk(start):
         dirnames[:] = sorted(d for d in dirnames if _visible(d))
         base = Path(dirpath).relative_to(root).as_posix()
         found.extend((f"{base}/{name}", ()) for name in sorted(filenames) if _is_memory_file(name))
@@ -120,7 +131,8 @@ def scan(root: Path, today: dt.date) -> Tree:
         except OSError as error:
             problems.append(Problem(kind.folder, f"cannot list folder: {error.strerror or error}"))
             continue
-        for rel, companions in paths:
+        # Sorted by full path: the store finds records by bisection in this order.
+        for rel, companions in sorted(paths):
             memories.append(read_memory(root, rel, kind, today, companions))
     updates, update_problems = read_pending(root)
     return Tree(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import datetime as dt
 from collections.abc import Callable, Iterable, Mapping
@@ -30,6 +31,12 @@ class Change:
 
 
 Listener = Callable[[Change], None]
+_KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
+
+
+def _tree_order(memory: Memory) -> tuple[int, str]:
+    """The order a scan gives: by kind, then by path."""
+    return _KIND_ORDER[memory.kind], memory.path
 
 
 class Store:
@@ -85,20 +92,9 @@ class Store:
     def _refresh(self, *rels: str) -> None:
         """Re-read what lives at or under each path, without rescanning the rest of the tree."""
         for rel in rels:
-            inside = rel + "/"
-            kept = [
-                m for m in self.tree.memories if m.path != rel and not m.path.startswith(inside)
-            ]
             kind = next((k for k in Kind if rel.startswith(k.folder + "/")), None)
-            if kind is not None and (self.root / rel).exists():
-                today = self._today()
-                kept.extend(
-                    read_memory(self.root, path, kind, today, companions)
-                    for path, companions in memory_paths(self.root, kind)
-                    if path == rel or path.startswith(inside)
-                )
-            kept.sort(key=lambda m: (list(Kind).index(m.kind), m.path))
-            self.tree = dataclasses.replace(self.tree, memories=tuple(kept))
+            if kind is not None:
+                self._reread(kind, rel)
             if f"/{PENDING_DIR}/" in f"/{rel}/":
                 updates, problems = read_pending(self.root)
                 others = [p for p in self.tree.problems if PENDING_DIR not in p.path]
@@ -106,11 +102,41 @@ class Store:
                     self.tree, pending_updates=tuple(updates), problems=tuple(others + problems)
                 )
 
+    def _reread(self, kind: Kind, rel: str) -> None:
+        """Swap the records at or under rel for what is on disk now.
+
+        The records are sorted by (kind, path), so those to drop are found by bisection: a batch of
+        a thousand operations does not walk the whole list a thousand times.
+        """
+        memories = list(self.tree.memories)
+        order, inside = _KIND_ORDER[kind], rel + "/"
+        # `rel` itself and the paths below it are two runs: `rel-x` sorts between them.
+        for prefix, exact in ((rel, True), (inside, False)):
+            start = bisect.bisect_left(memories, (order, prefix), key=_tree_order)
+            end = start
+            while (
+                end < len(memories)
+                and memories[end].kind is kind
+                and (memories[end].path == rel if exact else memories[end].path.startswith(inside))
+            ):
+                end += 1
+            del memories[start:end]
+        if (self.root / rel).exists():
+            today = self._today()
+            for path, companions in memory_paths(self.root, kind, under=rel):
+                if path == rel or path.startswith(inside):
+                    bisect.insort(
+                        memories,
+                        read_memory(self.root, path, kind, today, companions),
+                        key=_tree_order,
+                    )
+        self.tree = dataclasses.replace(self.tree, memories=tuple(memories))
+
     def _replace(self, rel: str, memory: Memory | None) -> None:
         kept = [m for m in self.tree.memories if m.path != rel]
         if memory is not None:
             kept.append(memory)
-            kept.sort(key=lambda m: (list(Kind).index(m.kind), m.path))
+            kept.sort(key=_tree_order)
         self.tree = dataclasses.replace(self.tree, memories=tuple(kept))
 
     def safe_path(self, rel: str) -> Path:

@@ -6,11 +6,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..model import Kind, Memory
+from ..triggers import DEFAULT_MINIMUM_CATEGORIES
 from .entries import RUNBOOK, entry_key, readable, runbook_entry
 from .merge import merge_entry, merge_root
 from .sections import Built, first_by_key
 
-DEFAULT_LOADING_STRATEGY = {"minimum_positive_categories": 2, "negative_signals_are_veto": True}
+DEFAULT_LOADING_STRATEGY = {
+    "minimum_positive_categories": DEFAULT_MINIMUM_CATEGORIES,
+    "negative_signals_are_veto": True,
+}
 """The bootstrap rule samantha-llm documents: 2 positive categories, any negative vetoes."""
 
 
