@@ -13,6 +13,8 @@ from typing import Any
 
 from . import frontmatter
 from .atomic import StoreError, digest_bytes
+from .indexes import kinds_affected, regenerate
+from .project_index import set_project_fields
 from .store import Store
 
 
@@ -94,8 +96,6 @@ def apply(store: Store, plan: Plan, reindex: bool = True) -> Applied:
             _run(store, op)
         raise StoreError(f"{plan.name}: {error}; nothing was changed") from None
     if reindex and touched:
-        from .indexes import kinds_affected, regenerate
-
         regenerate(store, kinds_affected(touched))
     return Applied(plan, Plan(f"undo {plan.name}", tuple(reversed(undo))), tuple(touched))
 
@@ -131,8 +131,6 @@ def _run(store: Store, op: Operation) -> Operation:
         store.move(op.path, op.target or "")
         return Operation("move", op.target or "", target=op.path)
     if op.action == "project-fields":
-        from .project_index import set_project_fields
-
         previous = set_project_fields(store, op.target or "", op.values)
         return Operation("project-fields", op.path, target=op.target, values=previous)
     raise StoreError(f"unknown operation {op.action!r}")

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .atomic import StoreError, digest_bytes
+from .indexes import dump_json
 from .model import Kind
 from .store import Store
 
@@ -43,8 +44,6 @@ def set_project_fields(store: Store, project: str, values: Mapping[str, Any]) ->
 
     Returns the previous values of those keys (None where a key was absent), for undo.
     """
-    from .indexes import dump_json
-
     data, raw = _load(store)
     entry = find_entry(data, project)
     if entry is None:

@@ -112,8 +112,10 @@ def memory_from_bytes(
     problems += [Problem(rel, message, line) for line, message in parsed.errors]
     mapping = parsed.mapping or {}
     if parsed.mapping is not None:
-        key_lines = _key_lines(text)
-        for key, message, is_error in schema.check(mapping, kind):
+        broken = schema.check(mapping, kind)
+        # Finding each key's line costs a pass over the text: only files with problems need it.
+        key_lines = _key_lines(text) if broken else {}
+        for key, message, is_error in broken:
             severity = Severity.ERROR if is_error else Severity.WARNING
             problems.append(Problem(rel, message, key_lines.get(key, 1), severity))
 
