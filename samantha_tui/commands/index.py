@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..core import clock
 from ..core.indexes import drift, regenerate, unindexed
 from .common import EXIT_PROBLEMS, open_store, tree_argument
 
@@ -24,7 +23,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     store = open_store(args)
-    today = clock.today()
+    today = store.today()
     if args.check:
         report = drift(store.tree, store.root, today)
         for line in report.lines():
