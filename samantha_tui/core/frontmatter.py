@@ -16,6 +16,8 @@ from typing import Any
 
 import yaml
 
+from .fastyaml import try_parse
+
 BOM = "\ufeff"
 _DELIMITER = re.compile(r"---[ \t]*\r?\n?\Z")
 _CLOSERS = ("---", "...")
@@ -122,7 +124,9 @@ def parse(text: str) -> Parsed:
     body = "".join(block.lines[block.close_index + 1 :])
     base = {"body": body}
     try:
-        data = load_yaml(block.yaml_text)
+        data = try_parse(block.yaml_text)
+        if data is None:
+            data = load_yaml(block.yaml_text)
     except yaml.YAMLError as error:
         return Parsed(
             None, errors=((_yaml_error_line(error), _describe_yaml_error(error)),), **base
