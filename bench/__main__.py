@@ -6,9 +6,7 @@ Each figure is the median of several runs in fresh processes (the worst is kept 
 
 from __future__ import annotations
 
-import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -16,8 +14,8 @@ import tempfile
 from pathlib import Path
 
 from .generate import generate
+from .results import record
 
-HERE = Path(__file__).parent
 RUNS = 5
 
 SCAN = """
@@ -75,20 +73,17 @@ def measure(size: int, workdir: Path) -> dict[str, float]:
 
 def main() -> int:
     sizes = [int(s) for s in os.environ.get("BENCH_SIZES", "1000,10000").split(",")]
-    results = {
-        "machine": {"cores": os.cpu_count(), "python": platform.python_version()},
-        "sizes": {},
-    }
+    measured: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for size in sizes:
-            results["sizes"][str(size)] = measure(size, Path(tmp))
+            measured[str(size)] = measure(size, Path(tmp))
     print(f"{'memories':>10} {'scan s':>8} {'(max)':>7} {'start s':>8} {'(max)':>7} {'RSS MB':>7}")
-    for size, f in results["sizes"].items():
+    for size, f in measured.items():
         print(
             f"{size:>10} {f['scan_s']:>8.3f} {f['scan_s_max']:>7.3f} {f['startup_s']:>8.3f}"
             f" {f['startup_s_max']:>7.3f} {f['rss_mb']:>7.1f}"
         )
-    (HERE / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    record(measured)
     return 0
 
 

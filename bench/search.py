@@ -8,7 +8,6 @@ shows). Figures merge into bench/results.json under each size, keeping the keys 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 import os
 import statistics
@@ -20,8 +19,8 @@ from samantha_tui.core.scan import scan
 from samantha_tui.core.search import SearchIndex
 
 from .generate import generate
+from .results import record
 
-HERE = Path(__file__).parent
 PASSES = 5
 LIMIT = 50
 
@@ -100,11 +99,7 @@ def main() -> int:
             f"{size:>10} {f['search_build_s']:>8.3f} {f['search_p50_ms']:>8.3f}"
             f" {f['search_p95_ms']:>8.3f} {f['search_p95_ms_max']:>8.3f} {f['search_max_ms']:>8.3f}"
         )
-    path = HERE / "results.json"
-    results = json.loads(path.read_text()) if path.exists() else {"machine": {}, "sizes": {}}
-    for size, figures in measured.items():
-        results.setdefault("sizes", {}).setdefault(size, {}).update(figures)
-    path.write_text(json.dumps(results, indent=2) + "\n")
+    record(measured)
     return 0
 
 
