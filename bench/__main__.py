@@ -6,15 +6,13 @@ Each figure is the median of several runs in fresh processes (the worst is kept 
 
 from __future__ import annotations
 
-import os
 import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from .generate import generate
-from .results import record
+from .results import run
 
 RUNS = 5
 
@@ -72,19 +70,14 @@ def measure(size: int, workdir: Path) -> dict[str, float]:
 
 
 def main() -> int:
-    sizes = [int(s) for s in os.environ.get("BENCH_SIZES", "1000,10000").split(",")]
-    measured: dict[str, dict[str, float]] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for size in sizes:
-            measured[str(size)] = measure(size, Path(tmp))
-    print(f"{'memories':>10} {'scan s':>8} {'(max)':>7} {'start s':>8} {'(max)':>7} {'RSS MB':>7}")
-    for size, f in measured.items():
-        print(
-            f"{size:>10} {f['scan_s']:>8.3f} {f['scan_s_max']:>7.3f} {f['startup_s']:>8.3f}"
-            f" {f['startup_s_max']:>7.3f} {f['rss_mb']:>7.1f}"
-        )
-    record(measured)
-    return 0
+    columns = [
+        ("scan s", "scan_s"),
+        ("(max)", "scan_s_max"),
+        ("start s", "startup_s"),
+        ("(max)", "startup_s_max"),
+        ("RSS MB", "rss_mb"),
+    ]
+    return run("BENCH_SIZES", "1000,10000", measure, columns)
 
 
 if __name__ == "__main__":

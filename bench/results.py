@@ -5,9 +5,31 @@ from __future__ import annotations
 import json
 import os
 import platform
+import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 PATH = Path(__file__).parent / "results.json"
+
+
+def run(
+    sizes_variable: str,
+    default_sizes: str,
+    measure: Callable[[int, Path], dict[str, float]],
+    columns: Sequence[tuple[str, str]],
+) -> int:
+    """Measure each size (from the environment variable, or the defaults) in a scratch folder,
+    print a table of the (title, figure key) columns, and record the figures."""
+    sizes = [int(s) for s in os.environ.get(sizes_variable, default_sizes).split(",")]
+    measured: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            measured[str(size)] = measure(size, Path(tmp))
+    print(f"{'memories':>10}" + "".join(f" {title:>9}" for title, _ in columns))
+    for size, figures in measured.items():
+        print(f"{size:>10}" + "".join(f" {figures[key]:>9.3f}" for _, key in columns))
+    record(measured)
+    return 0
 
 
 def record(measured: dict[str, dict[str, float]]) -> None:

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import os
 import statistics
-import tempfile
 import time
 from pathlib import Path
 
@@ -19,7 +17,7 @@ from samantha_tui.core.scan import scan
 from samantha_tui.core.search import SearchIndex
 
 from .generate import generate
-from .results import record
+from .results import run
 
 PASSES = 5
 LIMIT = 50
@@ -88,19 +86,14 @@ def measure(size: int, workdir: Path) -> dict[str, float]:
 
 
 def main() -> int:
-    sizes = [int(s) for s in os.environ.get("BENCH_SEARCH_SIZES", "10000,100000").split(",")]
-    measured = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for size in sizes:
-            measured[str(size)] = measure(size, Path(tmp))
-    print(f"{'memories':>10} {'build s':>8} {'p50 ms':>8} {'p95 ms':>8} {'(max)':>8} {'worst':>8}")
-    for size, f in measured.items():
-        print(
-            f"{size:>10} {f['search_build_s']:>8.3f} {f['search_p50_ms']:>8.3f}"
-            f" {f['search_p95_ms']:>8.3f} {f['search_p95_ms_max']:>8.3f} {f['search_max_ms']:>8.3f}"
-        )
-    record(measured)
-    return 0
+    columns = [
+        ("build s", "search_build_s"),
+        ("p50 ms", "search_p50_ms"),
+        ("p95 ms", "search_p95_ms"),
+        ("(max)", "search_p95_ms_max"),
+        ("worst ms", "search_max_ms"),
+    ]
+    return run("BENCH_SEARCH_SIZES", "10000,100000", measure, columns)
 
 
 if __name__ == "__main__":

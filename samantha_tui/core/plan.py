@@ -69,9 +69,6 @@ class Plan:
     def __bool__(self) -> bool:
         return bool(self.operations)
 
-    def paths(self) -> list[str]:
-        return [op.path for op in self.operations]
-
 
 @dataclass(frozen=True)
 class Applied:

@@ -103,7 +103,22 @@ class Store:
                 )
 
     def _reread(self, kind: Kind, rel: str) -> None:
-        """Swap the records at or under rel for what is on disk now.
+        """Swap the records at or under rel for what is on disk now."""
+        found: list[Memory] = []
+        if (self.root / rel).exists():
+            today = self._today()
+            found = [
+                read_memory(self.root, path, kind, today, companions)
+                for path, companions in memory_paths(self.root, kind, under=rel)
+                if path == rel or path.startswith(rel + "/")
+            ]
+        self._swap(kind, rel, found)
+
+    def _replace(self, rel: str, memory: Memory | None) -> None:
+        self._swap(self.kind_of(rel), rel, [memory] if memory is not None else [])
+
+    def _swap(self, kind: Kind, rel: str, records: list[Memory]) -> None:
+        """Replace the records at or under rel with `records`, keeping scan order.
 
         The records are sorted by (kind, path), so those to drop are found by bisection: a batch of
         a thousand operations does not walk the whole list a thousand times.
@@ -121,23 +136,9 @@ class Store:
             ):
                 end += 1
             del memories[start:end]
-        if (self.root / rel).exists():
-            today = self._today()
-            for path, companions in memory_paths(self.root, kind, under=rel):
-                if path == rel or path.startswith(inside):
-                    bisect.insort(
-                        memories,
-                        read_memory(self.root, path, kind, today, companions),
-                        key=_tree_order,
-                    )
+        for memory in records:
+            bisect.insort(memories, memory, key=_tree_order)
         self.tree = dataclasses.replace(self.tree, memories=tuple(memories))
-
-    def _replace(self, rel: str, memory: Memory | None) -> None:
-        kept = [m for m in self.tree.memories if m.path != rel]
-        if memory is not None:
-            kept.append(memory)
-            kept.sort(key=_tree_order)
-        self.tree = dataclasses.replace(self.tree, memories=tuple(kept))
 
     def safe_path(self, rel: str) -> Path:
         """The real path for rel, refusing anything links take outside the tree."""
