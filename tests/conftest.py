@@ -23,10 +23,17 @@ TODAY = ANCHOR
 
 
 @pytest.fixture(autouse=True)
-def _fixed_today(monkeypatch: pytest.MonkeyPatch) -> None:
+def _fixed_today(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     monkeypatch.setenv("SAMANTHA_TUI_TODAY", TODAY.isoformat())
-    for name in ("SAMANTHA_CEREBRUM", "NO_COLOR", "TEXTUAL_THEME"):
+    for name in ("SAMANTHA_CEREBRUM", "NO_COLOR", "TEXTUAL_THEME", "VISUAL", "EDITOR"):
         monkeypatch.delenv(name, raising=False)
+    # Never the developer's own settings; and no watcher unless a test starts one itself.
+    config = tmp_path_factory.mktemp("config") / "config.toml"
+    config.write_text(WATCHER_OFF, encoding="utf-8")
+    monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
+
+
+WATCHER_OFF = "[watch]\nenabled = false\n"
 
 
 @pytest.fixture

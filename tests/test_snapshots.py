@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import Input
 
 from samantha_tui.ui.app import SamanthaApp
 
@@ -64,3 +65,53 @@ def test_empty_tree(snap_compare, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("HOME", str(tmp_path))
     app = quiet(SamanthaApp(root, lambda: TODAY))
     assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+def test_search_with_highlights(snap_compare, demo_app: SamanthaApp) -> None:
+    async def search(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("slash", *"gateway")
+        await settle(pilot)
+        assert pilot.app.table.rows
+
+    assert snap_compare(demo_app, terminal_size=SIZE, run_before=search)
+
+
+def test_form_with_an_error(snap_compare, demo_app: SamanthaApp) -> None:
+    async def bad_date(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        date = pilot.app.screen.query_one("#field-date", Input)
+        date.focus()
+        date.value = "2026-02-30"
+        await pilot.pause()
+        await pilot.press("ctrl+s")  # refused: the form stays, naming the field
+        await pilot.pause()
+        await pilot.wait_for_scheduled_animations()
+
+    assert snap_compare(demo_app, terminal_size=SIZE, run_before=bad_date)
+
+
+def test_delete_confirmation(snap_compare, demo_app: SamanthaApp) -> None:
+    async def ask(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("space", "space", "d")
+        await pilot.pause()
+
+    assert snap_compare(demo_app, terminal_size=SIZE, run_before=ask)
+
+
+def test_conflict_dialog(snap_compare, demo_app: SamanthaApp) -> None:
+    async def conflict(pilot) -> None:
+        await settle(pilot)
+        path = pilot.app.store.root / pilot.app.table.selected_key
+        path.write_bytes(path.read_bytes() + b"\nAdded by another program.\n")
+        await pilot.press("c")
+        await settle(pilot)
+
+    assert snap_compare(demo_app, terminal_size=SIZE, run_before=conflict)
+
+
+def test_smallest_terminal(snap_compare, demo_app: SamanthaApp) -> None:
+    assert snap_compare(demo_app, terminal_size=(80, 24), run_before=settle)

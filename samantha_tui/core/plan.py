@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import frontmatter
-from .atomic import StoreError, digest_bytes
+from .atomic import ConflictError, StoreError, digest_bytes
 from .indexes import kinds_affected, regenerate
 from .project_index import set_project_fields
 from .store import Store
@@ -34,7 +34,10 @@ class Operation:
     data: bytes | None = None
     """add/write: the file's new bytes."""
     expected: str | None = None
-    """write: the digest the file must have (undo of an edit)."""
+    """write: the digest the file must have (undo of an edit); edit: the digest the change was
+    made against (None: the store's own record)."""
+    touch_updated: bool = True
+    """edit: also set `updated:` to today (curation flags and form saves say False)."""
 
     def describe(self) -> str:
         """One line for a person: what happens to which file."""
@@ -87,10 +90,15 @@ def apply(store: Store, plan: Plan, reindex: bool = True) -> Applied:
     try:
         for op in plan.operations:
             undo.append(_run(store, op))
-            touched.extend(p for p in (op.path, op.target) if p and op.action != "restore")
+            # A restore's target is a trash id, not a path.
+            target = op.target if op.action != "restore" else None
+            touched.extend(p for p in (op.path, target) if p)
     except (StoreError, OSError) as error:
         for op in reversed(undo):
             _run(store, op)
+        if isinstance(error, ConflictError):
+            # The caller offers reload / keep mine / cancel, so it must know which file it was.
+            raise
         raise StoreError(f"{plan.name}: {error}; nothing was changed") from None
     if reindex and touched:
         regenerate(store, kinds_affected(touched))
@@ -119,7 +127,13 @@ def _run(store: Store, op: Operation) -> Operation:
     if op.action in ("edit", "write"):
         before = store.safe_path(op.path).read_bytes()
         if op.action == "edit":
-            store.edit(op.path, dict(op.values), op.unset)
+            store.edit(
+                op.path,
+                dict(op.values),
+                op.unset,
+                expected_digest=op.expected,
+                touch_updated=op.touch_updated,
+            )
         else:
             store.write_bytes(op.path, op.data or b"", op.expected or "")
         after = store.safe_path(op.path).read_bytes()

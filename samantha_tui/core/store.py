@@ -12,11 +12,11 @@ from typing import Any
 
 from . import clock, frontmatter, schema, trash
 from .atomic import ConflictError, StoreError, digest_bytes, move_no_replace, write_atomic
-from .model import Kind, Memory, Tree
+from .model import Kind, Memory, Problem, Tree
 from .reader import memory_from_bytes, outside_root, read_memory
-from .scan import PENDING_DIR, memory_paths, read_pending, scan
+from .scan import PENDING_DIR, SUBCONSCIOUS, _read_sessions, memory_paths, read_pending, scan
 
-__all__ = ["Change", "ConflictError", "Store", "StoreError"]
+__all__ = ["Absorbed", "Change", "ConflictError", "Store", "StoreError"]
 
 
 @dataclass(frozen=True)
@@ -24,14 +24,36 @@ class Change:
     """What a store operation did, for whoever listens (indexes, the UI)."""
 
     action: str
-    """write | create | move | trash | restore"""
+    """write | create | move | trash | restore | external (another program changed the files)"""
     paths: tuple[str, ...]
     previous: bytes | None = None
     """The bytes a write replaced, so an undo can put them back."""
 
 
+@dataclass(frozen=True)
+class Absorbed:
+    """What another program's changes really did to the tree, found by comparing digests."""
+
+    changed: tuple[str, ...] = ()
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    """Memory paths, each sorted."""
+    pending_changed: bool = False
+    sessions_changed: bool = False
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """Every memory path that changed, appeared or went away, sorted."""
+        return tuple(sorted((*self.changed, *self.added, *self.removed)))
+
+    def __bool__(self) -> bool:
+        return bool(self.paths) or self.pending_changed or self.sessions_changed
+
+
 Listener = Callable[[Change], None]
 _KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
+_PENDING_FOLDER = f"{Kind.CURRENT_TASKS.folder}/{PENDING_DIR}"
+_SESSIONS_FOLDER = f"{SUBCONSCIOUS}/sessions"
 
 
 def _tree_order(memory: Memory) -> tuple[int, str]:
@@ -96,37 +118,60 @@ class Store:
             if kind is not None:
                 self._reread(kind, rel)
             if f"/{PENDING_DIR}/" in f"/{rel}/":
-                updates, problems = read_pending(self.root)
-                others = [p for p in self.tree.problems if PENDING_DIR not in p.path]
-                self.tree = dataclasses.replace(
-                    self.tree, pending_updates=tuple(updates), problems=tuple(others + problems)
-                )
+                self._reread_pending()
 
     def _reread(self, kind: Kind, rel: str) -> None:
-        """Swap the records at or under rel for what is on disk now."""
+        """Swap the records at or under rel (a file, a folder, or the whole kind folder)."""
         found: list[Memory] = []
         if (self.root / rel).exists():
             today = self._today()
+            under = None if rel == kind.folder else rel
             found = [
                 read_memory(self.root, path, kind, today, companions)
-                for path, companions in memory_paths(self.root, kind, under=rel)
+                for path, companions in memory_paths(self.root, kind, under=under)
                 if path == rel or path.startswith(rel + "/")
             ]
         self._swap(kind, rel, found)
 
+    def _reread_pending(self) -> bool:
+        """Read the pending updates again; True when they (or their problems) changed."""
+        try:
+            updates, problems = read_pending(self.root)
+        except OSError:
+            # The folder is being changed under us; the watcher reports that change next.
+            return False
+        others = [p for p in self.tree.problems if PENDING_DIR not in p.path]
+        before = (self.tree.pending_updates, _pending_problems(self.tree.problems))
+        self.tree = dataclasses.replace(
+            self.tree, pending_updates=tuple(updates), problems=tuple(others + problems)
+        )
+        return before != (self.tree.pending_updates, _pending_problems(self.tree.problems))
+
+    def _reread_sessions(self) -> bool:
+        """Read the staged subconscious sessions again; True when they changed."""
+        try:
+            sessions = tuple(_read_sessions(self.root))
+        except OSError:
+            return False
+        if sessions == self.tree.sessions:
+            return False
+        self.tree = dataclasses.replace(self.tree, sessions=sessions)
+        return True
+
     def _replace(self, rel: str, memory: Memory | None) -> None:
         self._swap(self.kind_of(rel), rel, [memory] if memory is not None else [])
 
-    def _swap(self, kind: Kind, rel: str, records: list[Memory]) -> None:
-        """Replace the records at or under rel with `records`, keeping scan order.
+    def _spans(self, kind: Kind, rel: str) -> list[tuple[int, int]]:
+        """Where the records at and under rel sit in the tree's list, as (start, end) slices.
 
-        The records are sorted by (kind, path), so those to drop are found by bisection: a batch of
-        a thousand operations does not walk the whole list a thousand times.
+        The records are sorted by (kind, path), so they are found by bisection: a batch of a
+        thousand operations does not walk the whole list a thousand times. `rel` itself and the
+        paths below it are two runs (`rel-x` sorts between them), the later run first.
         """
-        memories = list(self.tree.memories)
+        memories = self.tree.memories
         order, inside = _KIND_ORDER[kind], rel + "/"
-        # `rel` itself and the paths below it are two runs: `rel-x` sorts between them.
-        for prefix, exact in ((rel, True), (inside, False)):
+        spans: list[tuple[int, int]] = []
+        for prefix, exact in ((inside, False), (rel, True)):
             start = bisect.bisect_left(memories, (order, prefix), key=_tree_order)
             end = start
             while (
@@ -135,10 +180,48 @@ class Store:
                 and (memories[end].path == rel if exact else memories[end].path.startswith(inside))
             ):
                 end += 1
+            spans.append((start, end))
+        return spans
+
+    def _under(self, kind: Kind, rel: str) -> list[Memory]:
+        return [m for start, end in self._spans(kind, rel) for m in self.tree.memories[start:end]]
+
+    def _swap(self, kind: Kind, rel: str, records: list[Memory]) -> None:
+        """Replace the records at or under rel with `records`, keeping scan order."""
+        memories = list(self.tree.memories)
+        for start, end in self._spans(kind, rel):
             del memories[start:end]
         for memory in records:
             bisect.insort(memories, memory, key=_tree_order)
         self.tree = dataclasses.replace(self.tree, memories=tuple(memories))
+
+    # --- taking in what other programs changed ---------------------------------------------------
+
+    def absorb(self, rels: Iterable[str]) -> Absorbed:
+        """Re-read paths another program changed (files or folders, maybe gone); say what changed.
+
+        A file whose bytes are unchanged (the store's own write, seen again) is no change. Listeners
+        get one "external" Change when anything changed.
+        """
+        scopes, pending, sessions = _absorb_scopes(rels)
+        before = {m.path: _fingerprint(m) for kind, rel in scopes for m in self._under(kind, rel)}
+        for kind, rel in scopes:
+            try:
+                self._reread(kind, rel)
+            except OSError:
+                # Another program is still at work there; the watcher reports its next change.
+                continue
+        after = {m.path: _fingerprint(m) for kind, rel in scopes for m in self._under(kind, rel)}
+        result = Absorbed(
+            changed=tuple(sorted(p for p in before.keys() & after.keys() if before[p] != after[p])),
+            added=tuple(sorted(after.keys() - before.keys())),
+            removed=tuple(sorted(before.keys() - after.keys())),
+            pending_changed=pending and self._reread_pending(),
+            sessions_changed=sessions and self._reread_sessions(),
+        )
+        if result:
+            self._emit(Change("external", result.paths))
+        return result
 
     def safe_path(self, rel: str) -> Path:
         """The real path for rel, refusing anything links take outside the tree."""
@@ -314,3 +397,50 @@ class Store:
 
     def empty_trash(self, older_than_days: int) -> list[trash.TrashEntry]:
         return trash.empty(self.root, older_than_days, dt.datetime.now())
+
+
+def _pending_problems(problems: Iterable[Problem]) -> tuple[Problem, ...]:
+    return tuple(p for p in problems if PENDING_DIR in p.path)
+
+
+def _fingerprint(memory: Memory) -> tuple[str, tuple[str, ...], tuple[Problem, ...]]:
+    """What makes a record differ: its bytes, its project's other files, what went wrong reading."""
+    return memory.digest, memory.companions, memory.problems
+
+
+def _covers(rel: str, folder: str) -> bool:
+    """True when a change at rel can touch folder: rel is the folder, inside it, or above it."""
+    return rel in ("", folder) or folder.startswith(rel + "/") or rel.startswith(folder + "/")
+
+
+def _absorb_scopes(rels: Iterable[str]) -> tuple[list[tuple[Kind, str]], bool, bool]:
+    """Where to re-read for changed paths, and whether pending updates or sessions were touched.
+
+    A change inside a project folder re-reads the whole project (status.md and its companions); a
+    path at or above a kind folder (`.ai` itself, say) re-reads the whole kind. Scopes inside other
+    scopes are dropped, so a burst of files in one new folder is read once.
+    """
+    wanted: dict[Kind, set[str]] = {}
+    pending = sessions = False
+    for raw in rels:
+        rel = raw.strip("/").removeprefix("./")
+        rel = "" if rel == "." else rel
+        pending = pending or _covers(rel, _PENDING_FOLDER)
+        sessions = sessions or _covers(rel, _SESSIONS_FOLDER)
+        for kind in Kind:
+            folder = kind.folder
+            if rel.startswith(folder + "/"):
+                scope = rel
+                if kind.is_project_kind:
+                    scope = f"{folder}/{rel[len(folder) + 1 :].split('/', 1)[0]}"
+                if scope != _PENDING_FOLDER:
+                    wanted.setdefault(kind, set()).add(scope)
+            elif _covers(rel, folder):
+                wanted.setdefault(kind, set()).add(folder)
+    scopes: list[tuple[Kind, str]] = []
+    for kind, rels_of_kind in wanted.items():
+        for rel in sorted(rels_of_kind):
+            parts = rel.split("/")
+            if not any("/".join(parts[:n]) in rels_of_kind for n in range(1, len(parts))):
+                scopes.append((kind, rel))
+    return scopes, pending, sessions

@@ -1,27 +1,38 @@
-"""The curator's Textual app: tabs per memory kind, a list, a preview and a status line."""
+"""The curator's Textual app: tabs per memory kind, a list, a preview and a status line.
+
+The app is assembled from three parts, each in its own module: searching (the `/` box and the jump
+palette), editing (every change a person makes, undo and conflicts) and live files (the watcher
+and the indexes' state). This module lays out the screen, loads the tree and shows lists.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from textual import on, work
-from textual.app import App, ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal
-from textual.message import Message
+from textual.app import App, ComposeResult, SystemCommand
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
 from textual.widgets import Footer, Tabs
 
 from ..core import clock
+from ..core.curator import Curator
 from ..core.model import Kind, Memory, Tree
 from ..core.store import Store
-from . import rows
+from ..settings import Settings, load_settings
+from . import keys, rows
+from .editing import Editing
+from .live import LiveFiles
+from .messages import Changed, ChangeRefused, TreeLoaded, while_shown
 from .screens.help import HelpScreen
+from .searching import Searching
 from .widgets.counted_tabs import CountedTab, CountedTabs
 from .widgets.memory_table import MemoryTable
 from .widgets.preview import Preview
+from .widgets.search_bar import SearchBar
 from .widgets.status_line import StatusLine
 
 
@@ -31,6 +42,11 @@ class TabSpec:
     label: str
     kind: Kind | None
     empty: str
+    short: str = ""
+    """The label on a terminal narrower than WIDE, where all seven must still fit."""
+
+
+WIDE = 110
 
 
 TABS = (
@@ -39,12 +55,14 @@ TABS = (
         "Short-term",
         Kind.SHORT_TERM,
         "No short-term memories yet: the assistant writes them to .ai/short-term-memory/.ai/.",
+        "Short",
     ),
     TabSpec(
         "long-term",
         "Long-term",
         Kind.LONG_TERM,
         "No long-term memories yet: promoted, foundational knowledge lands here.",
+        "Long",
     ),
     TabSpec(
         "tasks",
@@ -57,12 +75,14 @@ TABS = (
         "Work experience",
         Kind.WORK_EXPERIENCE,
         "No completed projects yet: finished tasks move here.",
+        "Done",
     ),
     TabSpec(
         "procedural",
         "Procedural",
         Kind.PROCEDURAL,
         "No runbooks yet: procedural memory holds how-to-work-on-X guides.",
+        "Runbooks",
     ),
     TabSpec(
         "critical",
@@ -74,49 +94,41 @@ TABS = (
 )
 
 
-class TreeLoaded(Message):
-    """A scan finished (posted from a worker thread)."""
-
-    def __init__(self, memory_tree: Tree) -> None:
-        super().__init__()
-        self.memory_tree = memory_tree
-
-
-class SamanthaApp(App[None]):
-    """Browse a samantha-llm memory tree."""
+class SamanthaApp(Searching, Editing, LiveFiles, App[None]):
+    """Browse and curate a samantha-llm memory tree."""
 
     CSS_PATH = "app.tcss"
     TITLE = "samantha-tui"
+    BINDINGS = keys.bindings()
 
-    BINDINGS = [
-        *(
-            Binding(
-                str(n),
-                f"show_tab('{spec.id}')",
-                f"{spec.label} tab",
-                show=False,
-                id=f"tab.{spec.id}",
-            )
-            for n, spec in enumerate(TABS, start=1)
-        ),
-        Binding("r", "reload", "Reload", id="app.reload"),
-        Binding("question_mark", "help", "Keys", key_display="?", id="app.help"),
-        Binding("q", "quit", "Quit", id="app.quit"),
-    ]
-
-    def __init__(self, root: Path, today: Callable[[], dt.date] = clock.today) -> None:
+    def __init__(
+        self,
+        root: Path,
+        today: Callable[[], dt.date] = clock.today,
+        settings: Settings | None = None,
+    ) -> None:
         super().__init__()
+        if settings is None:
+            settings, self._setting_messages = load_settings()
+        else:
+            self._setting_messages = []
+        self.settings = settings
         self.store = Store(root, today)
+        self.curator = Curator(self.store, auto_index=settings.auto_index)
         self.memory_tree: Tree | None = None
         self.current_tab = TABS[0].id
         self._selection: dict[str, str | None] = {}
+        self.init_searching()
+        self.init_live()
 
     # --- layout ----------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield CountedTabs(*(CountedTab(spec.label, id=spec.id) for spec in TABS), id="tabs")
         with Horizontal(id="panes"):
-            yield MemoryTable(rows.MEMORY_COLUMNS, id="memories")
+            with Vertical(id="list-pane"):
+                yield SearchBar(id="search")
+                yield MemoryTable(rows.MEMORY_COLUMNS, id="memories")
             yield Preview(id="preview")
         yield StatusLine(id="status")
         yield Footer()
@@ -129,28 +141,88 @@ class SamanthaApp(App[None]):
     def preview(self) -> Preview:
         return self.query_one("#preview", Preview)
 
+    @property
+    def status_line(self) -> StatusLine:
+        return self.query_one("#status", StatusLine)
+
     def on_mount(self) -> None:
+        self._apply_settings()
         self.table.empty_message = "Reading memories…"
         self.table.focus()
-        self.query_one("#status", StatusLine).update(str(self.store.root))
+        self.status_line.update(str(self.store.root))
         self.load_tree()
+        self.start_watching()
+
+    def _apply_settings(self) -> None:
+        for message in self._setting_messages:
+            self.notify(message, title="Settings", severity="warning", timeout=10)
+        if self.settings.theme:
+            if self.settings.theme in self.available_themes:
+                self.theme = self.settings.theme
+            else:
+                self.notify(
+                    f"theme {self.settings.theme!r} in {self.settings.path} is not a theme; "
+                    f"choose one of {', '.join(sorted(self.available_themes))}",
+                    title="Settings",
+                    severity="warning",
+                    timeout=10,
+                )
+        wanted = dict(self.settings.keys)
+        unknown = sorted(set(wanted) - keys.known_ids())
+        if unknown:
+            self.notify(
+                f"{self.settings.path}: no action has the id {', '.join(unknown)}; "
+                "the ids are listed on ? (help)",
+                title="Settings",
+                severity="warning",
+                timeout=10,
+            )
+        self.set_keymap({key: value for key, value in wanted.items() if key not in unknown})
 
     # --- data ------------------------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="scan")
     def load_tree(self) -> None:
-        self.post_message(TreeLoaded(self.store.scan()))
+        self.post_message(TreeLoaded(self.curator.load()))
+        self.build_search_index()
+        self.check_indexes()
 
     @on(TreeLoaded)
+    @while_shown
     def _tree_loaded(self, message: TreeLoaded) -> None:
         self.memory_tree = message.memory_tree
-        labels = {spec.id: f"{spec.label} {len(self._items(spec))}" for spec in TABS}
-        self.query_one("#tabs", CountedTabs).set_labels(labels)
-        self.query_one("#status", StatusLine).show_tree(self.memory_tree, self.store.root)
-        self._show_list()
+        self.show_tree()
 
-    def _spec(self, tab_id: str) -> TabSpec:
-        return next(spec for spec in TABS if spec.id == tab_id)
+    def show_tree(self, changed: Iterable[str] = (), select: str | None = None) -> None:
+        """Show the store's tree again: counts, status, the list (selection kept), the preview."""
+        self.memory_tree = self.curator.tree
+        self._label_tabs()
+        self.status_line.show_tree(self.memory_tree, self.store.root)
+        if select is not None:
+            self._selection[self.current_tab] = select
+        before = self.table.selected_key
+        self._show_list()
+        if self.table.selected_key == before and before is not None:
+            path = before.split("#", 1)[0]
+            if path in set(changed):
+                self.call_later(self._show_preview, before)
+
+    def _label_tabs(self) -> None:
+        if self.memory_tree is None:
+            return
+        narrow = self.size.width < WIDE
+        labels = {}
+        for spec in TABS:
+            name = spec.short if narrow and spec.short else spec.label
+            labels[spec.id] = f"{name} {len(self._items(spec))}"
+        self.query_one("#tabs", CountedTabs).set_labels(labels)
+
+    def on_resize(self) -> None:
+        self._label_tabs()
+
+    def spec(self, tab_id: str | None = None) -> TabSpec:
+        wanted = tab_id or self.current_tab
+        return next(spec for spec in TABS if spec.id == wanted)
 
     def _items(self, spec: TabSpec) -> list:
         assert self.memory_tree is not None
@@ -163,45 +235,91 @@ class SamanthaApp(App[None]):
     def _show_list(self) -> None:
         if self.memory_tree is None:
             return
-        spec = self._spec(self.current_tab)
-        items = self._items(spec)
-        if spec.id == "problems":
-            table_rows = [rows.problem_row(p, i) for i, p in enumerate(items)]
-            columns = rows.PROBLEM_COLUMNS
-        elif spec.id == "critical":
-            table_rows = [rows.critical_row(m) for m in items]
-            columns = rows.CRITICAL_COLUMNS
+        spec = self.spec()
+        searched = self.search_rows(spec)
+        if searched is not None:
+            table_rows, columns = searched
         else:
-            table_rows = [rows.memory_row(m) for m in items]
-            columns = rows.MEMORY_COLUMNS
-        empty = spec.empty if self.memory_tree.memories or spec.id == "problems" else _EMPTY_TREE
+            items = self._items(spec)
+            if spec.id == "problems":
+                table_rows = [rows.problem_row(p, i) for i, p in enumerate(items)]
+                columns = rows.PROBLEM_COLUMNS
+            elif spec.id == "critical":
+                table_rows = [rows.critical_row(m) for m in items]
+                columns = rows.CRITICAL_COLUMNS
+            else:
+                table_rows = [rows.memory_row(m) for m in items]
+                columns = rows.MEMORY_COLUMNS
+        if searched is not None:
+            empty = "Nothing matches this search."
+        elif self.memory_tree.memories or spec.id == "problems":
+            empty = spec.empty
+        else:
+            empty = _EMPTY_TREE
         self.table.set_rows(
             table_rows, columns, select=self._selection.get(spec.id), empty_message=empty
         )
         if not table_rows:
-            self._show_empty(spec)
+            self._show_empty(spec, searched is not None)
 
-    def _show_empty(self, spec: TabSpec) -> None:
-        if self.memory_tree is not None and not self.memory_tree.memories:
+    def _show_empty(self, spec: TabSpec, searching: bool) -> None:
+        if searching:
+            self.preview.show_message("No match", "Change the search, or Esc to clear it.")
+        elif self.memory_tree is not None and not self.memory_tree.memories:
             self.preview.show_message("This tree has no memories yet", _EMPTY_TREE_HELP)
         else:
             self.preview.show_message(spec.label, spec.empty)
 
-    def _memory_for(self, key: str) -> Memory | None:
-        return self.store.get(key.split("#", 1)[0])
+    def memory_for(self, key: str | None) -> Memory | None:
+        return self.curator.get(key.split("#", 1)[0]) if key else None
+
+    def selected_memory(self) -> Memory | None:
+        return self.memory_for(self.table.selected_key)
 
     @on(MemoryTable.Highlighted, "#memories")
+    @while_shown
     async def _highlighted(self, message: MemoryTable.Highlighted) -> None:
         if message.key is None:
             return
         self._selection[self.current_tab] = message.key
-        memory = self._memory_for(message.key)
+        await self._show_preview(message.key)
+
+    async def _show_preview(self, key: str) -> None:
+        if not self.screen_stack:
+            return  # scheduled just before the app closed
+        memory = self.memory_for(key)
         if memory is not None:
             await self.preview.show_memory(memory)
         elif self.memory_tree is not None:
-            path = message.key.split("#", 1)[0]
-            found = [p.format() for p in self.memory_tree.problems if p.path == path]
-            self.preview.show_message(path, "\n".join(found))
+            path = key.split("#", 1)[0]
+            found = [p.format() for p in self.memory_tree.all_problems if p.path == path]
+            self.preview.show_message(path, "\n".join(found) or "This file is no longer there.")
+
+    # --- changes ---------------------------------------------------------------------------------
+
+    @on(Changed)
+    @while_shown
+    def _changed(self, message: Changed) -> None:
+        outcome = message.outcome
+        self.show_tree(outcome.changed, message.select)
+        self.forms_see_changes(outcome.changed)
+        if message.notice:
+            lines = [outcome.message]
+            if outcome.index_error:
+                lines.append(f"index not updated: {outcome.index_error}")
+            elif outcome.indexes:
+                lines.append("index updated")
+            self.notify(
+                " · ".join(lines),
+                severity="warning" if outcome.index_error else "information",
+                timeout=4,
+            )
+        self.after_change(message)
+
+    @on(ChangeRefused)
+    @while_shown
+    def _refused(self, message: ChangeRefused) -> None:
+        self.notify(message.message, title="Nothing was written", severity="error", timeout=8)
 
     # --- actions ---------------------------------------------------------------------------------
 
@@ -210,10 +328,17 @@ class SamanthaApp(App[None]):
         if message.tab is None:
             return
         self.current_tab = message.tab.id or TABS[0].id
+        self.table.clear_marks()
         self._show_list()
 
     def action_show_tab(self, tab_id: str) -> None:
         self.query_one("#tabs", Tabs).active = tab_id
+        self.table.focus()
+
+    def tab_of(self, kind: Kind) -> str:
+        return next(spec.id for spec in TABS if spec.kind is kind)
+
+    def action_focus_list(self) -> None:
         self.table.focus()
 
     def action_reload(self) -> None:
@@ -223,7 +348,26 @@ class SamanthaApp(App[None]):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen(list(self.BINDINGS)))
+        self.push_screen(HelpScreen(self._help_rows()))
+
+    def _help_rows(self) -> list[tuple[str, str]]:
+        overrides = dict(self.settings.keys)
+        listed = []
+        for key in keys.APP_KEYS:
+            listed.append((keys.display(overrides.get(key.id, key.keys)), key.description))
+        return listed
+
+    def get_system_commands(self, screen: Screen) -> Iterator[SystemCommand]:
+        for key in keys.APP_KEYS:
+            if key.palette:
+                yield SystemCommand(key.palette, key.help, self._runner(key.action))
+        yield SystemCommand("theme: change", "Pick another colour theme", self.action_change_theme)
+
+    def _runner(self, action: str) -> Callable[[], object]:
+        async def run() -> None:
+            await self.run_action(action)
+
+        return run
 
 
 _EMPTY_TREE = "This tree has no memories yet."

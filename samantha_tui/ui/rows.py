@@ -8,6 +8,9 @@ from ..core.model import Kind, Memory, Problem, Severity
 from .widgets.memory_table import Column, TableRow
 
 IMPORTANCE_STYLE = {"high": "bold red", "medium": "yellow", "low": "dim"}
+MATCH_STYLE = "bold underline"
+"""Matched characters of a search: bold and underlined, so they show without colour too."""
+Spans = tuple[tuple[int, int], ...]
 MEMORY_COLUMNS = (
     Column("", 2),
     Column("Title"),
@@ -61,8 +64,16 @@ def _importance(memory: Memory) -> Text:
     return Text(memory.importance, style=IMPORTANCE_STYLE[memory.importance])
 
 
-def memory_row(memory: Memory) -> TableRow:
+def title_text(memory: Memory, spans: Spans = ()) -> Text:
+    """The title as plain Text (never markup), with a search's matched characters marked."""
     title = Text(memory.title)
+    for start, end in spans:
+        title.stylize(MATCH_STYLE, start, end)
+    return title
+
+
+def memory_row(memory: Memory, spans: Spans = ()) -> TableRow:
+    title = title_text(memory, spans)
     if memory.kind.is_project_kind and memory.status:
         title.append(f"  {memory.status}", style="dim")
     return TableRow(
@@ -70,10 +81,10 @@ def memory_row(memory: Memory) -> TableRow:
     )
 
 
-def critical_row(memory: Memory) -> TableRow:
+def critical_row(memory: Memory, spans: Spans = ()) -> TableRow:
     cells = (
         marker(memory),
-        Text(memory.title),
+        title_text(memory, spans),
         Text(memory.kind.label),
         _date(memory),
         _refs(memory),

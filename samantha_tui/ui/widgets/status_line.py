@@ -1,4 +1,4 @@
-"""The line under the panes: which tree is open and what needs attention in it."""
+"""The line under the panes: which tree is open, what needs attention, and the indexes' state."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ from pathlib import Path
 from rich.text import Text
 from textual.widgets import Static
 
+from ...core.indexes import DriftReport
 from ...core.model import Severity, Tree
+
+SEPARATOR = "  ·  "
 
 
 def _plural(count: int, word: str, plural: str | None = None) -> str:
@@ -34,13 +37,50 @@ def describe(tree: Tree, root: Path) -> Text:
         ),
     ]
     for part, style in parts:
-        text.append("  ·  ", style="dim")
+        text.append(SEPARATOR, style="dim")
         text.append(part, style=style)
     return text
 
 
+def index_state(report: DriftReport | None, busy: bool = False, error: str = "") -> Text:
+    """`indexes ✓`, `indexes: 2 kinds drift (r)`, or what is happening to them."""
+    if error:
+        return Text(f"indexes not updated: {error}", style="bold red")
+    if busy:
+        return Text("indexes: regenerating…", style="yellow")
+    if report is None:
+        return Text("indexes: checking…", style="dim")
+    drifted = [kind for kind in report.kinds if kind.drifted]
+    if not drifted:
+        return Text("indexes ✓", style="green")
+    return Text(f"indexes: {_plural(len(drifted), 'kind')} drift (r)", style="yellow")
+
+
 class StatusLine(Static):
-    """Shows the tree's root, counts of memories and problems, and pending work."""
+    """Shows the tree's root, counts of memories and problems, pending work, and the indexes."""
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._tree = Text()
+        self._index = Text()
 
     def show_tree(self, tree: Tree, root: Path) -> None:
-        self.update(describe(tree, root))
+        self._tree = describe(tree, root)
+        self._show()
+
+    def show_index(self, report: DriftReport | None, busy: bool = False, error: str = "") -> None:
+        self._index = index_state(report, busy, error)
+        self._show()
+
+    def _show(self) -> None:
+        if not self._index:
+            self.update(self._tree)
+            return
+        # The indexes go second: on a narrow terminal the counts at the end are cut first.
+        head, _, rest = self._tree.plain.partition(SEPARATOR)
+        text = self._tree[: len(head)]
+        text.append(SEPARATOR, style="dim")
+        text.append_text(self._index)
+        if rest:
+            text.append_text(self._tree[len(head) :])
+        self.update(text)

@@ -1,0 +1,168 @@
+"""A person's curating session over a store: changes as plans, undo history, indexes kept in sync.
+
+The UI calls this from worker threads while the watcher feeds it other programs' changes, so every
+method that reads and then changes the tree holds one lock. The search index and a path lookup are
+kept in step with the tree after every change, by comparing records: the store replaces only the
+records it re-read, so an unchanged memory is the very same object before and after.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from . import edits
+from . import plan as plans
+from .atomic import StoreError, digest_bytes
+from .indexes import DriftReport, IndexUpdate, drift, kinds_affected, regenerate
+from .model import Kind, Memory, Tree
+from .search import SearchIndex
+from .store import Store
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a change did, in words for a notice, and what the UI must refresh."""
+
+    message: str
+    changed: tuple[str, ...] = ()
+    """Memory paths whose records changed, appeared or went."""
+    indexes: tuple[str, ...] = ()
+    """Index files rewritten because of it."""
+    index_error: str | None = None
+    """Why the indexes could not be brought up to date (the change itself landed)."""
+
+
+class Curator:
+    """The one object the UI changes the tree through."""
+
+    def __init__(self, store: Store, auto_index: bool = True) -> None:
+        self.store = store
+        self.auto_index = auto_index
+        self.search_index: SearchIndex | None = None
+        self._by_path: dict[str, Memory] = {}
+        self._history: list[plans.Applied] = []
+        self._lock = threading.RLock()
+
+    # --- reading ---------------------------------------------------------------------------------
+
+    @property
+    def tree(self) -> Tree:
+        return self.store.tree
+
+    def get(self, path: str) -> Memory | None:
+        """The record at path, found in constant time."""
+        return self._by_path.get(path)
+
+    def load(self) -> Tree:
+        """Read the whole tree from disk (again)."""
+        with self._lock:
+            tree = self.store.scan()
+            self._by_path = {m.path: m for m in tree.memories}
+            self.search_index = None
+            return tree
+
+    def build_search(self) -> SearchIndex:
+        """Index the loaded tree for search; kept up to date by every later change."""
+        with self._lock:
+            index = SearchIndex.build(self.store.tree.memories, self.store.today())
+            self.search_index = index
+            return index
+
+    def read_bytes(self, path: str) -> bytes:
+        """A memory file's bytes as they are on disk now."""
+        try:
+            return self.store.safe_path(path).read_bytes()
+        except OSError as error:
+            raise StoreError(f"cannot read {path}: {error.strerror or error}") from None
+
+    def drift(self) -> DriftReport:
+        """How the index files differ from what the memory files say."""
+        with self._lock:
+            return drift(self.store.tree, self.store.root, self.store.today())
+
+    # --- changing --------------------------------------------------------------------------------
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._history)
+
+    def apply(self, plan: plans.Plan) -> Outcome:
+        """Apply a plan whole or not at all (ConflictError names a file changed on disk)."""
+        with self._lock:
+            applied = plans.apply(self.store, plan, reindex=False)
+            self._history.append(applied)
+            return self._after(plan.name, applied.touched)
+
+    def undo(self) -> Outcome:
+        """Reverse the newest change of this session not yet undone."""
+        with self._lock:
+            if not self._history:
+                raise StoreError("nothing to undo: no change has been made in this session")
+            applied = self._history[-1]
+            done = plans.apply(self.store, applied.inverse, reindex=False)
+            self._history.pop()
+            return self._after(f"undone: {applied.plan.name}", done.touched)
+
+    def overwrite(self, plan: plans.Plan) -> Outcome:
+        """Apply a plan a conflict refused, over the files as they are now ("keep mine").
+
+        Only the keys the plan sets or removes change; the version it replaces is one undo away.
+        """
+        with self._lock:
+            self.absorb(op.path for op in plan.operations)
+            ops = tuple(dataclasses.replace(op, expected=None) for op in plan.operations)
+            return self.apply(plans.Plan(plan.name, ops))
+
+    def absorb(self, paths: Iterable[str]) -> Outcome:
+        """Take in changes another program made to these paths; indexes are left to `reindex`."""
+        with self._lock:
+            self.store.absorb(paths)
+            changed = self._sync()
+            return Outcome(f"{len(changed)} changed on disk", changed)
+
+    def record_outside_edit(self, path: str, before: bytes) -> Outcome | None:
+        """After an editor the app launched saved a file: take it in and make it undoable."""
+        with self._lock:
+            after = self.read_bytes(path)
+            taken = self.absorb([path])
+            if after == before:
+                return None
+            undo = plans.Operation("write", path, data=before, expected=digest_bytes(after))
+            edit = plans.Plan(f"{edits.name_of(path)}: edited in your editor")
+            self._history.append(plans.Applied(edit, plans.Plan(f"undo {edit.name}", (undo,)), ()))
+            return dataclasses.replace(self._after(edit.name, (path,)), changed=taken.changed)
+
+    def reindex(self, paths: Iterable[str] | None = None) -> list[IndexUpdate]:
+        """Regenerate the indexes these paths feed (all kinds when None)."""
+        with self._lock:
+            kinds: set[Kind] | None = None if paths is None else kinds_affected(paths)
+            if kinds is not None and not kinds:
+                return []
+            return regenerate(self.store, kinds)
+
+    def _after(self, name: str, touched: tuple[str, ...]) -> Outcome:
+        changed = self._sync()
+        if not self.auto_index:
+            return Outcome(name, changed)
+        try:
+            updates = self.reindex(touched)
+        except StoreError as error:
+            return Outcome(name, changed, index_error=str(error))
+        return Outcome(name, changed, tuple(update.path for update in updates))
+
+    def _sync(self) -> tuple[str, ...]:
+        """Bring the path lookup and the search index up to the store's tree."""
+        old = self._by_path
+        new = {m.path: m for m in self.store.tree.memories}
+        changed = [path for path, memory in new.items() if old.get(path) is not memory]
+        gone = [path for path in old if path not in new]
+        self._by_path = new
+        if self.search_index is not None:
+            for path in changed:
+                self.search_index.updated(new[path])
+            for path in gone:
+                self.search_index.removed(path)
+        return tuple(sorted(changed + gone))

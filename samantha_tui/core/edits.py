@@ -1,0 +1,94 @@
+"""The curator's everyday changes to memories, each as a plan the store applies in one go.
+
+Flags and fields set here leave `updated:` alone: marking a memory critical or fixing its metadata
+does not change what it says, and the form shows `updated` for the person to set themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .atomic import StoreError
+from .model import Memory
+from .plan import Operation, Plan
+from .schema import IMPORTANCE
+
+
+def name_of(path: str) -> str:
+    """What a person calls a memory in a notice: its file name, or its project for a status.md."""
+    folder, _, name = path.rpartition("/")
+    return folder.rpartition("/")[2] if name == "status.md" else name
+
+
+def _edit(
+    path: str,
+    reason: str,
+    values: Mapping[str, Any] | None = None,
+    unset: Sequence[str] = (),
+    expected: str | None = None,
+) -> Operation:
+    return Operation(
+        "edit",
+        path,
+        reason,
+        values=dict(values or {}),
+        unset=tuple(unset),
+        expected=expected,
+        touch_updated=False,
+    )
+
+
+def toggle_critical(memory: Memory) -> Plan:
+    """Mark a memory critical (`critical: true`), or remove the key when it is."""
+    if memory.critical:
+        op = _edit(memory.path, "no longer critical", unset=("critical",))
+        return Plan(f"{name_of(memory.path)}: no longer critical", (op,))
+    op = _edit(memory.path, "read every session", values={"critical": True})
+    return Plan(f"{name_of(memory.path)}: marked critical", (op,))
+
+
+def step_importance(memory: Memory, step: int) -> Plan:
+    """Raise (step 1) or lower (step -1) importance along low < medium < high.
+
+    A memory without importance goes to low when raised; lowering it, or going past either end,
+    is refused with a message, as is a value outside the scale (the form fixes that).
+    """
+    raw = memory.frontmatter.get("importance")
+    if raw is None:
+        if step < 0:
+            raise StoreError(f"{memory.path} has no importance to lower")
+        target = IMPORTANCE[0]
+    elif raw not in IMPORTANCE:
+        raise StoreError(
+            f"{memory.path} has importance {raw!r}, which is not low, medium or high; "
+            "fix it in the form (e)"
+        )
+    else:
+        index = IMPORTANCE.index(raw) + step
+        if not 0 <= index < len(IMPORTANCE):
+            raise StoreError(f"{memory.path} is already at {raw} importance")
+        target = IMPORTANCE[index]
+    op = _edit(memory.path, f"importance {raw or 'unset'} -> {target}", {"importance": target})
+    return Plan(f"{name_of(memory.path)}: importance {target}", (op,))
+
+
+def edit_fields(
+    path: str, set_values: Mapping[str, Any], unset: Sequence[str], expected: str | None
+) -> Plan:
+    """Save a form: set and remove keys, against the digest the form was opened on."""
+    op = _edit(path, "edited in the form", set_values, unset, expected)
+    return Plan(f"{name_of(path)}: fields saved", (op,))
+
+
+def delete(memories: Iterable[Memory]) -> Plan:
+    """Move memories to the trash (a project's status.md takes its whole folder)."""
+    ops = tuple(Operation("trash", m.path, "deleted by you") for m in memories)
+    first = name_of(ops[0].path) if ops else "nothing"
+    more = f" and {len(ops) - 1} more" if len(ops) > 1 else ""
+    return Plan(f"{first}{more} moved to the trash", ops)
+
+
+def create(rel: str, data: bytes) -> Plan:
+    """Write a new memory file (refused if one is already there)."""
+    return Plan(f"{name_of(rel)}: created", (Operation("add", rel, "new memory", data=data),))

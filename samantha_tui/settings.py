@@ -1,0 +1,152 @@
+"""The settings file: theme, automatic index regeneration, the watcher and key overrides."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+CONFIG_ENV = "SAMANTHA_TUI_CONFIG"
+"""Names the settings file directly (tests use it)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the settings file asks for; defaults for anything it does not say or gets wrong."""
+
+    theme: str | None = None
+    """A Textual theme name; None keeps the app's own."""
+    auto_index: bool = True
+    """Regenerate the indexes after every change; off, `r` regenerates on demand."""
+    watch: bool = True
+    """Watch the tree for changes other programs make."""
+    keys: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    """Binding id -> keys ("memory.toggle_critical" -> "c"); the app checks the ids."""
+    path: Path = field(default_factory=lambda: settings_path())
+    """The file read, or that would be read if it existed."""
+
+
+# (table, key) -> the Settings field it sets and the type it must have; table "" is the top level.
+_FIELDS: dict[tuple[str, str], tuple[str, type]] = {
+    ("", "theme"): ("theme", str),
+    ("index", "auto_regenerate"): ("auto_index", bool),
+    ("watch", "enabled"): ("watch", bool),
+}
+_TABLES = ("index", "watch", "keys")
+_TYPE_NAMES = {str: "a non-empty string", bool: "true or false", dict: "a table"}
+_DEFAULTS = "using the default settings"
+
+
+def settings_path(environ: Mapping[str, str] = os.environ) -> Path:
+    """`$SAMANTHA_TUI_CONFIG`, else `$XDG_CONFIG_HOME/samantha-tui/config.toml` (~/.config)."""
+    if environ.get(CONFIG_ENV):
+        return Path(environ[CONFIG_ENV]).expanduser()
+    config_home = environ.get("XDG_CONFIG_HOME", "")
+    # The XDG spec says to ignore a relative value.
+    if not config_home or not Path(config_home).is_absolute():
+        home = Path(environ["HOME"]) if environ.get("HOME") else Path.home()
+        config_home = str(home / ".config")
+    return Path(config_home) / "samantha-tui" / "config.toml"
+
+
+def load_settings(environ: Mapping[str, str] = os.environ) -> tuple[Settings, list[str]]:
+    """Read the settings file; every fault in it is a message and a default, never an exception.
+
+    A missing file gives the defaults and no message.
+    """
+    path = settings_path(environ)
+    messages: list[str] = []
+    try:
+        text = path.read_bytes().decode("utf-8")
+        data = tomllib.loads(text)
+    except FileNotFoundError:
+        return Settings(path=path), messages
+    except OSError as error:
+        messages.append(f"{path}: cannot read it ({error.strerror or error}); {_DEFAULTS}")
+        return Settings(path=path), messages
+    except UnicodeDecodeError:
+        messages.append(f"{path}: not UTF-8 text (save it as UTF-8); {_DEFAULTS}")
+        return Settings(path=path), messages
+    except tomllib.TOMLDecodeError as error:
+        messages.append(f"{path}: not valid TOML: {error}; {_DEFAULTS}")
+        return Settings(path=path), messages
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in _TABLES:
+            if not isinstance(value, dict):
+                messages.append(_wrong_type(path, key, dict, value, "its defaults"))
+            elif key == "keys":
+                values["keys"] = MappingProxyType(_key_overrides(path, value, messages))
+            else:
+                _read_table(path, key, value, values, messages)
+        elif ("", key) in _FIELDS:
+            _read_value(path, "", key, value, values, messages)
+        else:
+            messages.append(_unknown(path, key))
+    return Settings(path=path, **values), messages
+
+
+def _read_table(
+    path: Path, table: str, data: dict[str, Any], values: dict[str, Any], messages: list[str]
+) -> None:
+    for key, value in data.items():
+        if (table, key) in _FIELDS:
+            _read_value(path, table, key, value, values, messages)
+        else:
+            messages.append(_unknown(path, f"{table}.{key}"))
+
+
+def _read_value(
+    path: Path, table: str, key: str, value: Any, values: dict[str, Any], messages: list[str]
+) -> None:
+    name, expected = _FIELDS[(table, key)]
+    dotted = f"{table}.{key}" if table else key
+    if not isinstance(value, expected) or (expected is str and not value.strip()):
+        default = getattr(Settings(path=path), name)
+        fallback = "the app's default" if default is None else f"the default ({_describe(default)})"
+        messages.append(_wrong_type(path, dotted, expected, value, fallback))
+        return
+    values[name] = value
+
+
+def _key_overrides(path: Path, data: dict[str, Any], messages: list[str]) -> dict[str, str]:
+    """Binding id -> keys; `memory.toggle_critical = "c"` unquoted is a nested table in TOML."""
+    overrides: dict[str, str] = {}
+    for key, value in data.items():
+        if isinstance(value, dict):
+            nested = _key_overrides(path, {f"{key}.{k}": v for k, v in value.items()}, messages)
+            overrides.update(nested)
+        elif isinstance(value, str) and value.strip():
+            overrides[key] = value.strip()
+        else:
+            messages.append(_wrong_type(path, f"keys.{key}", str, value, "its usual key"))
+    return dict(sorted(overrides.items()))
+
+
+def _wrong_type(path: Path, key: str, expected: type, value: Any, fallback: str) -> str:
+    wanted = _TYPE_NAMES[expected]
+    return f"{path}: `{key}` should be {wanted}, not {_describe(value)}; using {fallback}"
+
+
+def _describe(value: Any) -> str:
+    """A TOML value as its writer would recognise it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"' if value.strip() else "an empty string"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    return f"the date {value.isoformat()}"
+
+
+def _unknown(path: Path, key: str) -> str:
+    known = "theme, index.auto_regenerate, watch.enabled, keys.<binding id>"
+    return f"{path}: unknown setting `{key}` is ignored (known: {known})"

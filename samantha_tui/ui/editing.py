@@ -1,0 +1,255 @@
+"""Editing, as part of the app: every change a person makes, undo, and write conflicts.
+
+A change is a plan built from the newest record inside a worker thread (so two quick presses of
+`c` toggle twice rather than both deciding from the same stale record), applied by the curator,
+which keeps the undo history and the indexes. The UI thread only asks and shows.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from textual import work
+from textual.app import SuspendNotSupported
+
+from ..core import edits
+from ..core.atomic import ConflictError, StoreError
+from ..core.fields import build_vocabulary
+from ..core.frontmatter import render_new
+from ..core.model import Kind, Memory
+from ..core.plan import Plan
+from .messages import Changed, ChangeRefused, Conflicted, while_shown
+from .rows import short_path
+from .screens.confirm import ConfirmScreen
+from .screens.conflict import ConflictScreen
+from .screens.memory_form import FormResult, MemoryForm
+
+PlanMaker = Callable[[], Plan]
+SHOWN_IN_CONFIRM = 12
+
+
+@dataclass(frozen=True)
+class Reopen:
+    """A form to bring back, with the person's input, after a write that did not land."""
+
+    kind: Kind
+    path: str | None
+    draft: dict[str, str]
+
+
+def editor_command(environ: os._Environ[str] | dict[str, str]) -> list[str] | None:
+    """$VISUAL, else $EDITOR, split as a shell would (`code --wait` works); None if neither."""
+    for name in ("VISUAL", "EDITOR"):
+        words = shlex.split(environ.get(name, ""))
+        if words:
+            return words
+    return None
+
+
+class Editing:
+    """Mixed into SamanthaApp; uses its curator, table, tabs and notices (see app.py)."""
+
+    # --- running changes -------------------------------------------------------------------------
+
+    def change(
+        self, make_plan: PlanMaker, select: str | None = None, reopen: Reopen | None = None
+    ) -> None:
+        self._run_change(make_plan, select, reopen, False)
+
+    @work(thread=True, group="change")
+    def _run_change(
+        self, make_plan: PlanMaker, select: str | None, reopen: Reopen | None, overwrite: bool
+    ) -> None:
+        plan: Plan | None = None
+        try:
+            plan = make_plan()
+            run = self.curator.overwrite if overwrite else self.curator.apply
+            outcome = run(plan)
+        except ConflictError as error:
+            assert plan is not None
+            self.post_message(Conflicted(plan, error.path, reopen))
+            return
+        except StoreError as error:
+            self.post_message(ChangeRefused(str(error)))
+            return
+        self.post_message(Changed(outcome, select=select))
+
+    def _current(self, path: str) -> Memory:
+        """The newest record at path, or a clear refusal when it has gone."""
+        memory = self.curator.get(path)
+        if memory is None:
+            raise StoreError(f"{path} is no longer in the tree")
+        return memory
+
+    def _target(self) -> Memory | None:
+        memory = self.selected_memory()
+        if memory is None:
+            self.notify("Select a memory first", severity="warning", timeout=3)
+        return memory
+
+    # --- one-key edits ---------------------------------------------------------------------------
+
+    def action_toggle_critical(self) -> None:
+        if (memory := self._target()) is not None:
+            path = memory.path
+            self.change(lambda: edits.toggle_critical(self._current(path)))
+
+    def action_step_importance(self, step: int) -> None:
+        if (memory := self._target()) is not None:
+            path = memory.path
+            self.change(lambda: edits.step_importance(self._current(path), step))
+
+    def action_undo(self) -> None:
+        if not self.curator.can_undo:
+            self.notify("Nothing to undo in this session", timeout=3)
+            return
+        self._run_undo()
+
+    @work(thread=True, group="change")
+    def _run_undo(self) -> None:
+        try:
+            outcome = self.curator.undo()
+        except StoreError as error:
+            self.post_message(ChangeRefused(f"cannot undo: {error}"))
+            return
+        self.post_message(Changed(outcome))
+
+    # --- delete ----------------------------------------------------------------------------------
+
+    def action_delete(self) -> None:
+        marked = [m for m in map(self.memory_for, self.table.marked_keys) if m is not None]
+        targets = marked or ([m] if (m := self._target()) is not None else [])
+        if not targets:
+            return
+        names = [short_path(m.path) for m in targets]
+        lines = names[:SHOWN_IN_CONFIRM]
+        if len(names) > SHOWN_IN_CONFIRM:
+            lines.append(f"… and {len(names) - SHOWN_IN_CONFIRM} more")
+        if any(m.kind.is_project_kind for m in targets):
+            lines.append("A project goes with its whole folder (notes, decisions).")
+        lines.append("They go to .ai/.trash/; u brings them back.")
+        count = f"{len(targets)} memories" if len(targets) > 1 else "this memory"
+        paths = [m.path for m in targets]
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.table.clear_marks()
+                self.change(lambda: edits.delete([self._current(p) for p in paths]))
+
+        self.push_screen(
+            ConfirmScreen(f"Move {count} to the trash?", lines, "Move to trash", danger=True),
+            confirmed,
+        )
+
+    # --- forms -----------------------------------------------------------------------------------
+
+    def action_edit(self) -> None:
+        if (memory := self._target()) is not None:
+            self.open_form(memory.kind, memory)
+
+    def action_new_memory(self) -> None:
+        kind = self.spec().kind or Kind.SHORT_TERM
+        self.open_form(kind, None)
+
+    def open_form(self, kind: Kind, memory: Memory | None, draft: dict[str, str] | None = None):
+        vocabulary = build_vocabulary(self.curator.tree)
+        form = MemoryForm(kind, memory, vocabulary, self.store.today(), draft)
+        self.push_screen(form, lambda result: self._form_saved(kind, result))
+
+    def _form_saved(self, kind: Kind, result: FormResult | None) -> None:
+        if result is None:
+            return
+        draft = dict(result.draft)
+        if result.new_memory is not None:
+            new = result.new_memory
+            data = render_new(new.mapping, new.body).encode("utf-8")
+            reopen = Reopen(kind, None, draft)
+            self.change(lambda: edits.create(new.rel, data), select=new.rel, reopen=reopen)
+            return
+        if not result.set_values and not result.unset:
+            self.notify("No changes to save", timeout=3)
+            return
+        reopen = Reopen(kind, result.path, draft)
+        self.change(
+            lambda: edits.edit_fields(result.path, result.set_values, result.unset, result.digest),
+            reopen=reopen,
+        )
+
+    def forms_see_changes(self, changed: tuple[str, ...]) -> None:
+        """Tell an open form that its file changed on disk (another program wrote it)."""
+        for screen in self.screen_stack:
+            memory = screen.memory if isinstance(screen, MemoryForm) else None
+            if memory is not None and memory.path in changed:
+                screen.file_changed(self.curator.get(memory.path))
+
+    # --- conflicts -------------------------------------------------------------------------------
+
+    @while_shown
+    def on_conflicted(self, message: Conflicted) -> None:
+        reopen = message.reopen if isinstance(message.reopen, Reopen) else None
+        detail = [f"Your change: {message.plan.name}"]
+
+        def chosen(choice: str | None) -> None:
+            if choice == "overwrite":
+                self._run_change(lambda: message.plan, None, reopen, True)
+            elif choice == "reload":
+                self._take_in([message.path], f"{message.path} reloaded; your change was dropped")
+            else:
+                self._take_in([message.path], "Nothing was written")
+                if reopen is not None:
+                    memory = self.curator.get(reopen.path) if reopen.path else None
+                    self.open_form(reopen.kind, memory, reopen.draft)
+
+        self.push_screen(ConflictScreen(message.path, detail), chosen)
+
+    @work(thread=True, group="change")
+    def _take_in(self, paths: list[str], notice: str) -> None:
+        outcome = self.curator.absorb(paths)
+        self.post_message(Changed(outcome, notice=False))
+        self.call_from_thread(self.notify, notice, timeout=4)
+
+    # --- the person's own editor -----------------------------------------------------------------
+
+    def action_open_editor(self) -> None:
+        memory = self._target()
+        if memory is None:
+            return
+        command = editor_command(os.environ)
+        if command is None:
+            self.notify(
+                "Set $VISUAL or $EDITOR to open files in your editor, e.g. export EDITOR=nano",
+                title="No editor",
+                severity="error",
+                timeout=8,
+            )
+            return
+        try:
+            before = self.curator.read_bytes(memory.path)
+            with self.suspend():
+                subprocess.run([*command, str(self.store.root / memory.path)], check=False)
+        except SuspendNotSupported:
+            self.notify("This terminal cannot hand over to an editor", severity="error")
+            return
+        except (StoreError, OSError) as error:
+            self.notify(f"cannot open {memory.path}: {error}", severity="error", timeout=8)
+            return
+        self._take_in_edit(memory.path, before)
+
+    @work(thread=True, group="change")
+    def _take_in_edit(self, path: str, before: bytes) -> None:
+        try:
+            outcome = self.curator.record_outside_edit(path, before)
+        except StoreError as error:
+            self.post_message(ChangeRefused(str(error)))
+            return
+        if outcome is not None:
+            self.post_message(Changed(outcome))
+
+    def after_change(self, message: Any) -> None:
+        self.search_again()
+        self.index_changed(message)

@@ -1,0 +1,142 @@
+"""The `ctrl+k` jump palette: every memory of every kind, ranked by the core's search index.
+
+Textual's own fuzzy matcher walks every candidate on each keystroke (~300 ms at 10,000 titles);
+here a keystroke costs one `SearchIndex.search`, run off the event loop, and only the hits shown
+are turned into text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any, Protocol
+
+from textual.app import App
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+from textual.screen import Screen
+from textual.style import Style
+
+from ..core.model import Kind, Memory, Tree
+from ..core.search import SearchIndex, SearchResult
+from ..core.store import Store
+from . import rows
+
+PLACEHOLDER = "Jump to a memory…"
+SEARCH_LIMIT = 50
+"""Hits listed for a query: more than a palette shows, fewer than costs time to draw."""
+DISCOVERY_LIMIT = 30
+"""Memories listed before anything is typed: the critical ones, then the newest short-term."""
+FALLBACK_MATCH_STYLE = Style(bold=True, underline=True)
+"""Used when the palette names no highlight style of its own."""
+
+
+class JumpHost(Protocol):
+    """What the palette needs from the app it opens in."""
+
+    store: Store
+    """Its `tree` holds the records of every path the index can return."""
+    search_index: SearchIndex | None
+    """None until the tree is read."""
+
+    def jump_to(self, path: str) -> None: ...
+
+
+class JumpProvider(Provider):
+    """Memories for the jump palette; the app's `jump_to(path)` runs when one is chosen."""
+
+    def __init__(self, screen: Screen[Any], match_style: Style | None = None) -> None:
+        super().__init__(screen, match_style)
+        self._tree: Tree | None = None
+        self._by_path: Mapping[str, Memory] = {}
+
+    @property
+    def _host(self) -> JumpHost:
+        return self.app  # type: ignore[return-value]
+
+    def _records(self) -> Mapping[str, Memory]:
+        """Path -> memory of the store's current tree; rebuilt only when the tree was replaced."""
+        tree = self._host.store.tree
+        if tree is not self._tree:
+            self._by_path = {memory.path: memory for memory in tree.memories}
+            self._tree = tree
+        return self._by_path
+
+    async def search(self, query: str) -> Hits:
+        index = self._host.search_index
+        if index is None:
+            yield _hint("Still reading the tree…", "The memories appear here once it is read.")
+            return
+        result, records = await asyncio.to_thread(self._ranked, index, query)
+        if result.error is not None:
+            yield _hint(result.error, "Fix the query to see memories again.")
+            return
+        # A Content, not a rich Text: the palette's highlight style has transparent colours that
+        # only Content blends (as a rich style they would paint the matches black).
+        style = self.match_style or FALLBACK_MATCH_STYLE
+        for hit in result.hits:
+            memory = records.get(hit.path)
+            if memory is None:
+                continue
+            title = Content(memory.title)
+            for start, end in hit.title_spans:
+                title = title.stylize(style, start, end)
+            yield Hit(
+                hit.score / 100,
+                title,
+                self._jump(memory.path),
+                text=memory.title,
+                help=_help(memory),
+            )
+
+    def _ranked(self, index: SearchIndex, query: str) -> tuple[SearchResult, Mapping[str, Memory]]:
+        return index.search(query, SEARCH_LIMIT), self._records()
+
+    async def discover(self) -> Hits:
+        for memory in await asyncio.to_thread(self._discovered):
+            yield DiscoveryHit(
+                Content(memory.title),
+                self._jump(memory.path),
+                text=memory.title,
+                help=_help(memory),
+            )
+
+    def _discovered(self) -> list[Memory]:
+        """The critical memories (newest first), then the newest short-term ones."""
+        memories = self._records().values()
+        critical = rows.sort_memories(None, [m for m in memories if m.critical])
+        short_term = (m for m in memories if m.kind is Kind.SHORT_TERM and not m.critical)
+        newest = heapq.nlargest(
+            max(DISCOVERY_LIMIT - len(critical), 0),
+            short_term,
+            key=lambda m: (m.date.toordinal() if m.date else 0, m.path),
+        )
+        return [*critical, *newest][:DISCOVERY_LIMIT]
+
+    def _jump(self, path: str) -> Callable[[], None]:
+        return partial(self._host.jump_to, path)
+
+
+def _help(memory: Memory) -> str:
+    """The kind and the path under the title; a Content so a `[` in a file name stays literal."""
+    parts = [memory.kind.label, "critical" if memory.critical else "", memory.path]
+    # Hit.help is typed str, but the palette passes a Content through its markup parser untouched.
+    return Content("  ·  ".join(part for part in parts if part))  # type: ignore[return-value]
+
+
+def _hint(message: str, help: str) -> Hit:
+    """A line that explains why nothing is listed; choosing it only closes the palette."""
+    return Hit(0.0, Content.styled(message, "italic"), _nothing, text=message, help=help)
+
+
+def _nothing() -> None:
+    """Choosing a hint does nothing beyond closing the palette."""
+
+
+def open_jump_palette(app: App[Any]) -> None:
+    """Open the palette over every memory (the app must satisfy JumpHost)."""
+    if CommandPalette.is_open(app):
+        return
+    app.push_screen(CommandPalette(providers=[JumpProvider], placeholder=PLACEHOLDER))

@@ -1,0 +1,227 @@
+"""Every app action once: its key, stable id, description and command-palette name.
+
+The bindings, the help screen and the palette are all built from this table, so a key shown on `?`
+is always the key that works, and config key overrides refer to the ids listed here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True)
+class Key:
+    id: str
+    keys: str
+    action: str
+    description: str
+    palette: str | None = None
+    """The command palette's name for it, namespaced ("memory: ..."); None keeps it off."""
+    help: str = ""
+    show: bool = False
+    """Shown in the footer."""
+    key_display: str | None = None
+
+    def binding(self) -> Binding:
+        return Binding(
+            self.keys,
+            self.action,
+            self.description,
+            show=self.show,
+            key_display=self.key_display,
+            id=self.id,
+        )
+
+
+TAB_NAMES = (
+    ("short-term", "short-term memories"),
+    ("long-term", "long-term memories"),
+    ("tasks", "current tasks"),
+    ("work-experience", "work experience"),
+    ("procedural", "procedural runbooks"),
+    ("critical", "critical memories"),
+    ("problems", "problems"),
+)
+
+APP_KEYS: tuple[Key, ...] = (
+    Key(
+        id="search.focus",
+        keys="slash",
+        action="search",
+        description="Search",
+        palette="view: search this tab",
+        help="Filter the list as you type; field filters such as importance:high work",
+        show=True,
+        key_display="/",
+    ),
+    Key(
+        id="search.clear",
+        keys="escape",
+        action="clear_search",
+        description="Clear the search",
+        help="Clear the search and go back to where you were",
+    ),
+    Key(
+        id="memory.jump",
+        keys="ctrl+k",
+        action="jump",
+        description="Jump to a memory",
+        palette="view: jump to a memory",
+        help="Find any memory of any kind by name and open it",
+    ),
+    Key(
+        id="memory.edit",
+        keys="e",
+        action="edit",
+        description="Edit fields",
+        palette="memory: edit fields",
+        help="Open the frontmatter form of the selected memory",
+        show=True,
+    ),
+    Key(
+        id="memory.toggle_critical",
+        keys="c",
+        action="toggle_critical",
+        description="Critical",
+        palette="memory: toggle critical",
+        help="Mark or unmark the selected memory as read every session",
+        show=True,
+    ),
+    Key(
+        id="memory.raise_importance",
+        keys="plus,equals_sign",
+        action="step_importance(1)",
+        description="Raise importance",
+        palette="memory: raise importance",
+        help="low -> medium -> high",
+        key_display="+",
+    ),
+    Key(
+        id="memory.lower_importance",
+        keys="minus",
+        action="step_importance(-1)",
+        description="Lower importance",
+        palette="memory: lower importance",
+        help="high -> medium -> low",
+        key_display="-",
+    ),
+    Key(
+        id="memory.open_editor",
+        keys="o",
+        action="open_editor",
+        description="Open in $EDITOR",
+        palette="memory: open in editor",
+        help="Edit the file in $VISUAL or $EDITOR, then take the change in",
+    ),
+    Key(
+        id="memory.new",
+        keys="n",
+        action="new_memory",
+        description="New memory",
+        palette="memory: new",
+        help="Create a memory of the current kind from the template",
+    ),
+    Key(
+        id="memory.delete",
+        keys="d,delete",
+        action="delete",
+        description="Delete",
+        palette="memory: delete",
+        help="Move the selected (or marked) memories to the trash, after asking",
+        show=True,
+    ),
+    Key(
+        id="memory.undo",
+        keys="u",
+        action="undo",
+        description="Undo",
+        palette="memory: undo",
+        help="Undo the last change of this session; again to go further back",
+        show=True,
+    ),
+    Key(
+        id="index.regenerate",
+        keys="r",
+        action="regenerate_indexes",
+        description="Regenerate indexes",
+        palette="index: regenerate",
+        help="Rewrite every index file that differs from the memory files",
+    ),
+    Key(
+        id="index.drift",
+        keys="i",
+        action="show_drift",
+        description="Index drift",
+        palette="index: show drift",
+        help="List how the index files differ from the memory files",
+    ),
+    Key(
+        id="view.reload",
+        keys="ctrl+r",
+        action="reload",
+        description="Reload from disk",
+        palette="view: reload the tree",
+        help="Read every file again from disk",
+    ),
+    *(
+        Key(
+            id=f"tab.{name}",
+            keys=str(number),
+            action=f"show_tab('{name}')",
+            description=f"{label.capitalize()} tab",
+            palette=f"view: {label}",
+            help=f"Show the {label} tab (key {number})",
+        )
+        for number, (name, label) in enumerate(TAB_NAMES, start=1)
+    ),
+    Key(
+        id="app.help",
+        keys="question_mark,f1",
+        action="help",
+        description="Keys",
+        palette="view: keys",
+        help="Every key and what it does",
+        show=True,
+        key_display="?",
+    ),
+    Key(id="app.quit", keys="q", action="quit", description="Quit", show=True),
+)
+
+
+def bindings() -> list[Binding]:
+    return [key.binding() for key in APP_KEYS]
+
+
+def known_ids() -> set[str]:
+    return {key.id for key in APP_KEYS}
+
+
+_NAMES = {
+    "question_mark": "?",
+    "slash": "/",
+    "plus": "+",
+    "minus": "-",
+    "equals_sign": "=",
+    "space": "Space",
+    "escape": "Esc",
+    "delete": "Del",
+    "enter": "Enter",
+}
+
+
+def display(keys: str) -> str:
+    """`question_mark,f1` -> `?  F1`: keys as a person types them."""
+    shown = []
+    for key in keys.split(","):
+        key = key.strip()
+        if key in _NAMES:
+            shown.append(_NAMES[key])
+        elif key.startswith("ctrl+"):
+            shown.append("Ctrl+" + key.removeprefix("ctrl+").upper())
+        elif key.startswith("f") and key[1:].isdigit():
+            shown.append(key.upper())
+        else:
+            shown.append(key)
+    return "  ".join(shown)

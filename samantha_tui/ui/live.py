@@ -1,0 +1,115 @@
+"""Live files, as part of the app: the watcher, other programs' changes, and the indexes' state.
+
+The watcher is one exclusive async worker; each burst of outside changes arrives as one batch and
+is taken in by a thread worker. The indexes are regenerated after the app's own changes by the
+curator, and after outside changes once they have been quiet for INDEX_QUIET seconds: an assistant
+writing several files (and maybe its own index) should not race a regeneration per file.
+"""
+
+from __future__ import annotations
+
+from textual import work
+from textual.timer import Timer
+
+from ..core.atomic import StoreError
+from ..core.watch import FileBatch, watch_tree
+from .messages import Changed, FilesChanged, IndexState, while_shown
+
+INDEX_QUIET = 1.0
+"""Seconds without outside changes before the indexes they touched are regenerated."""
+DRIFT_LINES_SHOWN = 12
+
+
+class LiveFiles:
+    """Mixed into SamanthaApp; uses its curator, settings and status line (see app.py)."""
+
+    def init_live(self) -> None:
+        self._outside_paths: set[str] = set()
+        self._index_timer: Timer | None = None
+
+    def start_watching(self) -> None:
+        if self.settings.watch:
+            self._watch()
+
+    @work(exclusive=True, group="watch")
+    async def _watch(self) -> None:
+        try:
+            async for batch in watch_tree(self.store.root):
+                self.post_message(FilesChanged(batch))
+        except (OSError, RuntimeError) as error:
+            self.notify(
+                f"Stopped watching for outside changes ({error}); r reloads by hand",
+                severity="warning",
+                timeout=10,
+            )
+
+    @while_shown
+    def on_files_changed(self, message: FilesChanged) -> None:
+        self._take_in_batch(message.batch)
+
+    @work(thread=True, group="change")
+    def _take_in_batch(self, batch: FileBatch) -> None:
+        outcome = self.curator.absorb(batch.paths) if batch.paths else None
+        if outcome is not None and (outcome.changed or batch.pending or batch.sessions):
+            self.post_message(Changed(outcome, notice=False))
+        elif batch.indexes or batch.pending or batch.sessions:
+            self.check_indexes()
+
+    # --- indexes ---------------------------------------------------------------------------------
+
+    def index_changed(self, message: Changed) -> None:
+        """After any change: the app's own are indexed already; outside ones after a quiet spell."""
+        if message.notice or not self.curator.auto_index:
+            self.check_indexes()
+            return
+        self._outside_paths.update(message.outcome.changed)
+        if self._index_timer is not None:
+            self._index_timer.stop()
+        self._index_timer = self.set_timer(INDEX_QUIET, self._index_outside_changes)
+
+    def _index_outside_changes(self) -> None:
+        paths, self._outside_paths = sorted(self._outside_paths), set()
+        self._regenerate(paths, quiet=True)
+
+    def action_regenerate_indexes(self) -> None:
+        self._regenerate(None, quiet=False)
+
+    @work(thread=True, group="change")
+    def _regenerate(self, paths: list[str] | None, quiet: bool) -> None:
+        self.post_message(IndexState(None, busy=True))
+        try:
+            updates = self.curator.reindex(paths)
+        except StoreError as error:
+            self.post_message(IndexState(None, error=str(error)))
+            return
+        if not quiet:
+            files = len(updates)
+            said = f"Rewrote {files} index file{'s' if files != 1 else ''}" if files else ""
+            self.call_from_thread(self.notify, said or "The indexes were already up to date")
+        self.post_message(IndexState(self.curator.drift()))
+
+    @work(thread=True, exclusive=True, group="drift")
+    def check_indexes(self) -> None:
+        try:
+            self.post_message(IndexState(self.curator.drift()))
+        except StoreError as error:
+            self.post_message(IndexState(None, error=str(error)))
+
+    @while_shown
+    def on_index_state(self, message: IndexState) -> None:
+        self.index_report = message.report
+        self.status_line.show_index(message.report, message.busy, message.error)
+
+    def action_show_drift(self) -> None:
+        report = getattr(self, "index_report", None)
+        if report is None:
+            self.notify("The indexes are still being checked", timeout=3)
+            return
+        if not report.drifted:
+            self.notify("Every index file matches the memory files", timeout=4)
+            return
+        lines = report.lines()
+        shown = lines[:DRIFT_LINES_SHOWN]
+        if len(lines) > DRIFT_LINES_SHOWN:
+            shown.append(f"… {len(lines) - DRIFT_LINES_SHOWN} more: samantha-tui index --check")
+        self.notify("\n".join(shown), title="Index drift · r regenerates", timeout=15)

@@ -1,0 +1,100 @@
+"""Messages workers post to the app: small records, handled on the UI thread."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from textual.message import Message
+
+from ..core.curator import Outcome
+from ..core.indexes import DriftReport
+from ..core.model import Tree
+from ..core.plan import Plan
+from ..core.search import SearchResult
+from ..core.watch import FileBatch
+
+
+class TreeLoaded(Message):
+    """A scan finished."""
+
+    def __init__(self, memory_tree: Tree) -> None:
+        super().__init__()
+        self.memory_tree = memory_tree
+
+
+class SearchReady(Message):
+    """The search index is built; a query typed meanwhile can run now."""
+
+
+class SearchDone(Message):
+    """Results for `query` on tab `tab`; stale when either has moved on since."""
+
+    def __init__(self, query: str, tab: str, result: SearchResult) -> None:
+        super().__init__()
+        self.query = query
+        self.tab = tab
+        self.result = result
+
+
+class Changed(Message):
+    """The tree changed (the app's own change when `notice` is set, else another program's)."""
+
+    def __init__(self, outcome: Outcome, notice: bool = True, select: str | None = None) -> None:
+        super().__init__()
+        self.outcome = outcome
+        self.notice = notice
+        self.select = select
+
+
+class ChangeRefused(Message):
+    """A change could not be made; nothing was written."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+
+class Conflicted(Message):
+    """A change was refused because its file changed on disk since it was read."""
+
+    def __init__(self, plan: Plan, path: str, reopen: object | None = None) -> None:
+        super().__init__()
+        self.plan = plan
+        self.path = path
+        self.reopen = reopen
+        """What to bring back if the person cancels (a form and its input), or None."""
+
+
+class FilesChanged(Message, bubble=False):
+    """The watcher saw other programs change files."""
+
+    def __init__(self, batch: FileBatch) -> None:
+        super().__init__()
+        self.batch = batch
+
+
+class IndexState(Message):
+    """How the index files stand against the memory files, or that they are being rewritten."""
+
+    def __init__(self, report: DriftReport | None, busy: bool = False, error: str = "") -> None:
+        super().__init__()
+        self.report = report
+        self.busy = busy
+        self.error = error
+
+
+Handler = TypeVar("Handler", bound=Callable[..., Any])
+
+
+def while_shown(handler: Handler) -> Handler:
+    """Drop a worker's message that arrives while the app closes, after its screen has gone."""
+
+    @functools.wraps(handler)
+    def guarded(app: Any, message: Message) -> Any:
+        if not app.screen_stack:
+            return None
+        return handler(app, message)
+
+    return guarded  # type: ignore[return-value]

@@ -1,0 +1,72 @@
+"""One confirmation modal for every destructive action, with the safe choice focused."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Asks a yes/no question; dismisses with True only when the person confirms.
+
+    `lines` name what will happen (file names, counts); they are user text, so never markup.
+    """
+
+    BINDINGS = [
+        Binding("escape,n", "cancel", "Cancel", id="confirm.cancel"),
+        Binding("y", "confirm", "Confirm", show=False, id="confirm.yes"),
+        Binding("left,right", "switch", "Switch button", show=False, id="confirm.switch"),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        lines: Sequence[str] = (),
+        confirm_label: str = "OK",
+        cancel_label: str = "Cancel",
+        danger: bool = False,
+    ) -> None:
+        super().__init__(classes="dialog")
+        self._title = title
+        self._lines = list(lines)
+        self._confirm_label = confirm_label
+        self._cancel_label = cancel_label
+        self._danger = danger
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Static(Text(self._title, style="bold"), classes="dialog-title")
+            if self._lines:
+                with VerticalScroll(classes="dialog-lines"):
+                    yield Static(Text("\n".join(self._lines)))
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(self._cancel_label, id="cancel")
+                yield Button(
+                    Text(self._confirm_label),
+                    id="confirm",
+                    variant="error" if self._danger else "primary",
+                )
+
+    def on_mount(self) -> None:
+        self.query_one("#cancel", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "confirm")
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+    def action_confirm(self) -> None:
+        self.dismiss(True)
+
+    def action_switch(self) -> None:
+        cancel = self.query_one("#cancel", Button)
+        other = self.query_one("#confirm", Button) if self.focused is cancel else cancel
+        other.focus()

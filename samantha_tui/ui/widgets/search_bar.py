@@ -1,0 +1,33 @@
+"""The search box over the list, with how many memories match ("23 of 412")."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import Input, Static
+
+PLACEHOLDER = 'search: words, "a phrase", -word, importance:high, topic:ci, age:<30'
+
+
+class SearchBar(Horizontal):
+    """Hidden until `/`; the app owns the query and the results, this only shows them."""
+
+    BINDINGS = [
+        Binding("down,enter", "app.focus_list", "To the list", show=False, id="search.to_list"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder=PLACEHOLDER, id="search-input", compact=True)
+        yield Static(id="search-count")
+
+    @property
+    def input(self) -> Input:
+        return self.query_one("#search-input", Input)
+
+    def show_count(self, shown: int, total: int) -> None:
+        self.query_one("#search-count", Static).update(Text(f"{shown:,} of {total:,}"))
+
+    def show_error(self, message: str) -> None:
+        self.query_one("#search-count", Static).update(Text(message, style="red"))

@@ -1,0 +1,92 @@
+"""The app with its watcher on: other programs' changes appear, and the indexes follow them."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from samantha_tui.cli import main
+from samantha_tui.core.curator import Curator
+from samantha_tui.core.store import Store
+from samantha_tui.ui.app import SamanthaApp
+
+from .conftest import ST, TODAY, make_tree
+
+A = f"{ST}/2026-06-10_alpha_rule.md"
+NEW = f"{ST}/2026-06-12_written_by_the_assistant.md"
+WAIT = 8.0
+"""Seconds a change may take to show; generous, as CI machines stall. The aim is under one."""
+
+
+def memory(title: str) -> str:
+    return f"---\ndate: 2026-06-01\ntopics: [ci]\n---\n\n# {title}\n\nBody.\n"
+
+
+@pytest.fixture
+def watched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    config = tmp_path / "watch.toml"
+    config.write_text("[watch]\nenabled = true\n")
+    monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
+    root = make_tree(tmp_path / "cerebrum", {A: memory("Alpha rule")})
+    store = Store(root, lambda: TODAY)
+    store.scan()
+    Curator(store).reindex()
+    return root
+
+
+async def until(pilot, condition: Callable[[], bool]) -> bool:
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        await pilot.pause(0.05)
+    return condition()
+
+
+def keys_shown(app: SamanthaApp) -> list[str]:
+    return [row.key for row in app.table.rows]
+
+
+async def test_an_outside_write_appears_and_the_indexes_follow(
+    watched: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    app = SamanthaApp(watched, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        assert await until(pilot, lambda: keys_shown(app) == [A])
+        await pilot.pause(0.3)  # the watcher is running once the first scan is shown
+        (watched / NEW).write_text(memory("Written by the assistant"))
+        assert await until(pilot, lambda: NEW in keys_shown(app))
+        assert app.table.selected_key == A, "the selection stays where it was"
+
+        def indexed() -> bool:
+            return NEW.rsplit("/", 1)[1].encode() in (watched / ST / "index.json").read_bytes()
+
+        assert await until(pilot, indexed)
+        assert main(["index", "--check", "--tree", str(watched)]) == 0
+        capsys.readouterr()
+
+        (watched / NEW).unlink()
+        assert await until(pilot, lambda: NEW not in keys_shown(app))
+
+
+async def test_an_outside_edit_refreshes_the_preview_and_keeps_the_search(watched: Path) -> None:
+    app = SamanthaApp(watched, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        assert await until(pilot, lambda: keys_shown(app) == [A])
+        await pilot.press("slash", *"alpha")
+        assert await until(pilot, lambda: app.query_text == "alpha" and app._hits is not None)
+        await pilot.pause(0.3)
+        (watched / A).write_text(memory("Alpha rule").replace("Body.", "Body, edited elsewhere."))
+        seen: list[str | None] = []
+
+        def edited() -> bool:
+            seen.append(app.table.selected_key)
+            memory = app.selected_memory()
+            return memory is not None and "edited elsewhere" in memory.body
+
+        assert await until(pilot, edited)
+        assert set(seen) == {A}, "the selection never left the memory"
+        assert app.query_text == "alpha" and app.search_bar.display

@@ -1,0 +1,87 @@
+"""The write-conflict dialog: each key and button dismisses with its choice; cancel is focused."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+from textual.app import App
+from textual.widgets import Button, Static
+
+from samantha_tui.ui.screens.conflict import CANCEL, OVERWRITE, RELOAD, ConflictScreen
+
+PATH = ".ai/short-term-memory/.ai/2026-06-10-[bold]x[/].md"
+
+
+def plain(renderable: object) -> str:
+    console = Console(width=200, record=True, file=io.StringIO())
+    console.print(renderable)
+    return console.export_text()
+
+
+class ConflictApp(App[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.results: list[str] = []
+
+    def on_mount(self) -> None:
+        detail = ["Changed on disk at 14:02 by another program", "[/] stays literal"]
+        self.push_screen(ConflictScreen(PATH, detail), self.results.append)
+
+
+@pytest.mark.parametrize(
+    ("key", "result"), [("r", RELOAD), ("k", OVERWRITE), ("escape", CANCEL), ("enter", CANCEL)]
+)
+async def test_each_key_dismisses_with_its_choice(key: str, result: str) -> None:
+    app = ConflictApp()
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.pause()
+        await pilot.press(key)
+        await pilot.pause()
+        assert app.results == [result]
+        assert not isinstance(app.screen, ConflictScreen)
+
+
+@pytest.mark.parametrize("button", [RELOAD, OVERWRITE, CANCEL])
+async def test_each_button_dismisses_with_its_choice(button: str) -> None:
+    app = ConflictApp()
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.pause()
+        await pilot.click(f"#{button}")
+        await pilot.pause()
+        assert app.results == [button]
+
+
+async def test_cancel_is_focused_and_arrows_move_between_buttons() -> None:
+    app = ConflictApp()
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.pause()
+        assert app.focused is not None and app.focused.id == CANCEL
+        await pilot.press("left")
+        assert app.focused.id == OVERWRITE
+        await pilot.press("left", "left")
+        assert app.focused.id == CANCEL
+        await pilot.press("right")
+        assert app.focused.id == RELOAD
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.results == [RELOAD]
+
+
+async def test_the_dialog_names_the_file_and_every_choice_literally() -> None:
+    app = ConflictApp()
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.pause()
+        text = "\n".join(plain(static.content) for static in app.screen.query(Static))
+        assert f"Changed on disk: {PATH}" in text
+        assert "[/] stays literal" in text
+        assert "Reload theirs" in text and "Keep mine" in text and "Cancel" in text
+        assert "yours over theirs (u brings theirs back)" in text
+        labels = [str(button.label) for button in app.screen.query(Button)]
+        assert labels == ["Reload theirs", "Keep mine", "Cancel"]
+
+
+async def test_the_binding_ids_are_stable() -> None:
+    ids = {binding.id for binding in ConflictScreen.BINDINGS}
+    assert {"conflict.reload", "conflict.keep_mine", "conflict.cancel"} <= ids

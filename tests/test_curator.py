@@ -1,0 +1,150 @@
+"""The curator: everyday edits as plans, undo through the session, indexes kept in sync."""
+
+from __future__ import annotations
+
+import pytest
+
+from samantha_tui.core import edits
+from samantha_tui.core.atomic import ConflictError, StoreError
+from samantha_tui.core.curator import Curator
+from samantha_tui.core.store import Store
+from tests.conftest import ST, TODAY
+
+ONE = f"{ST}/2026-06-01_one.md"
+TWO = f"{ST}/2026-06-02_two.md"
+
+
+def text(extra: str = "") -> str:
+    return f"---\ndate: 2026-06-01\ntopics: [ci, testing]\n{extra}---\n\n# One\n\nBody.\n"
+
+
+@pytest.fixture
+def curator(tree) -> Curator:
+    store = tree({ONE: text("importance: medium\n"), TWO: text()})
+    cur = Curator(store)
+    cur.load()
+    cur.build_search()
+    cur.reindex()
+    return cur
+
+
+def on_disk(cur: Curator, rel: str) -> bytes:
+    return (cur.store.root / rel).read_bytes()
+
+
+def index_clean(cur: Curator) -> bool:
+    fresh = Store(cur.store.root, lambda: TODAY)
+    fresh.scan()
+    return not Curator(fresh).drift().drifted
+
+
+def test_toggle_critical_writes_one_line_and_keeps_indexes_clean(curator: Curator) -> None:
+    before = on_disk(curator, ONE)
+    outcome = curator.apply(edits.toggle_critical(curator.get(ONE)))
+    after = on_disk(curator, ONE)
+    assert after == before.replace(b"importance: medium\n", b"importance: medium\ncritical: true\n")
+    assert outcome.changed == (ONE,)
+    assert f"{ST}/index.json" in outcome.indexes
+    assert curator.get(ONE).critical
+    assert index_clean(curator)
+
+    curator.apply(edits.toggle_critical(curator.get(ONE)))
+    assert on_disk(curator, ONE) == before
+    assert index_clean(curator)
+
+
+def test_importance_steps_and_refuses_past_the_ends(curator: Curator) -> None:
+    curator.apply(edits.step_importance(curator.get(ONE), 1))
+    assert curator.get(ONE).importance == "high"
+    with pytest.raises(StoreError, match="already at high"):
+        edits.step_importance(curator.get(ONE), 1)
+    with pytest.raises(StoreError, match="no importance to lower"):
+        edits.step_importance(curator.get(TWO), -1)
+    curator.apply(edits.step_importance(curator.get(TWO), 1))
+    assert curator.get(TWO).importance == "low"
+
+
+def test_undo_walks_back_through_the_session_to_the_exact_bytes(curator: Curator) -> None:
+    original = on_disk(curator, ONE)
+    curator.apply(edits.toggle_critical(curator.get(ONE)))
+    curator.apply(edits.step_importance(curator.get(ONE), -1))
+    curator.undo()
+    assert curator.get(ONE).importance == "medium" and curator.get(ONE).critical
+    curator.undo()
+    assert on_disk(curator, ONE) == original
+    assert not curator.can_undo
+    with pytest.raises(StoreError, match="nothing to undo"):
+        curator.undo()
+    assert index_clean(curator)
+
+
+def test_delete_goes_to_the_trash_and_undo_brings_it_back(curator: Curator) -> None:
+    original = on_disk(curator, TWO)
+    curator.apply(edits.delete([curator.get(TWO)]))
+    assert curator.get(TWO) is None
+    assert not (curator.store.root / TWO).exists()
+    assert len(curator.store.trash_entries()) == 1
+    assert curator.search_index is not None
+    assert all(hit.path != TWO for hit in curator.search_index.search("one").hits)
+    curator.undo()
+    assert on_disk(curator, TWO) == original
+    assert curator.get(TWO) is not None
+    assert index_clean(curator)
+
+
+def test_search_index_follows_changes(curator: Curator) -> None:
+    data = b"---\ndate: 2026-06-03\ntopics: [zebra]\n---\n\n# Zebra crossing\n"
+    curator.apply(edits.create(f"{ST}/2026-06-03_zebra.md", data))
+    assert curator.search_index is not None
+    assert [hit.path for hit in curator.search_index.search("zebra").hits] == [
+        f"{ST}/2026-06-03_zebra.md"
+    ]
+    curator.undo()
+    assert curator.search_index.search("zebra").hits == ()
+
+
+def test_a_form_save_against_an_old_digest_is_a_conflict_and_writes_nothing(
+    curator: Curator,
+) -> None:
+    seen = curator.get(ONE)
+    theirs = on_disk(curator, ONE).replace(b"# One", b"# One, edited elsewhere")
+    (curator.store.root / ONE).write_bytes(theirs)
+    plan = edits.edit_fields(ONE, {"importance": "high"}, (), seen.digest)
+    with pytest.raises(ConflictError) as raised:
+        curator.apply(plan)
+    assert raised.value.path == ONE
+    assert on_disk(curator, ONE) == theirs
+    assert not curator.can_undo
+
+
+def test_keep_mine_sets_my_keys_over_theirs_and_undo_brings_theirs_back(
+    curator: Curator,
+) -> None:
+    seen = curator.get(ONE)
+    theirs = on_disk(curator, ONE).replace(b"# One", b"# One, edited elsewhere")
+    (curator.store.root / ONE).write_bytes(theirs)
+    plan = edits.edit_fields(ONE, {"importance": "high"}, (), seen.digest)
+    curator.overwrite(plan)
+    assert on_disk(curator, ONE) == theirs.replace(b"importance: medium", b"importance: high")
+    curator.undo()
+    assert on_disk(curator, ONE) == theirs
+
+
+def test_an_edit_made_in_an_editor_is_taken_in_and_undoable(curator: Curator) -> None:
+    before = curator.read_bytes(ONE)
+    (curator.store.root / ONE).write_bytes(before.replace(b"Body.", b"Body, rewritten."))
+    outcome = curator.record_outside_edit(ONE, before)
+    assert outcome is not None and outcome.changed == (ONE,)
+    assert "rewritten" in curator.get(ONE).body
+    assert curator.record_outside_edit(ONE, curator.read_bytes(ONE)) is None
+    curator.undo()
+    assert on_disk(curator, ONE) == before
+
+
+def test_without_automatic_indexes_a_change_leaves_them_to_regenerate(curator: Curator) -> None:
+    curator.auto_index = False
+    outcome = curator.apply(edits.toggle_critical(curator.get(ONE)))
+    assert outcome.indexes == ()
+    assert curator.drift().drifted
+    assert curator.reindex()
+    assert not curator.drift().drifted
