@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widgets import Input, Label, Select
 
 from samantha_tui.cli import main
 from samantha_tui.core.curator import Curator
@@ -16,6 +17,7 @@ from samantha_tui.core.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.conflict import ConflictScreen
+from samantha_tui.ui.screens.memory_form import MemoryForm
 
 from .conftest import ST, TODAY, make_tree
 
@@ -117,6 +119,18 @@ async def test_undo_walks_back_to_the_exact_bytes(root: Path) -> None:
         await pilot.press("u")
         await settle(pilot)
         assert any("Nothing to undo" in n.message for n in app._notifications)
+
+
+async def test_changes_run_in_the_order_asked_even_when_pressed_quickly(root: Path) -> None:
+    before = (root / A).read_bytes()
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        await pilot.press("c", "plus", "u", "u", "c")
+        await settle(pilot)
+        assert (root / A).read_bytes() == before.replace(
+            b"importance: medium\n", b"importance: medium\ncritical: true\n"
+        )
 
 
 async def test_delete_asks_first_then_trashes_and_undo_restores(
@@ -229,3 +243,83 @@ async def test_without_automatic_indexes_r_regenerates_and_the_status_shows_drif
         await settle(pilot)
         assert index_check(root, capsys) == 0
         assert "indexes ✓" in str(app.status_line.render())
+
+
+async def test_the_form_refuses_a_bad_date_then_writes_only_what_changed(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = (root / A).read_bytes()
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, MemoryForm)
+        date = form.query_one("#field-date", Input)
+        date.value = "2026-02-30"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form, "saving is refused while a field is wrong"
+        assert "2026-02-30" in str(form.query_one("#error-date", Label).render())
+        assert (root / A).read_bytes() == before
+
+        date.value = "2026-06-01"
+        form.query_one("#field-importance", Select).value = "high"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is not form
+        assert (root / A).read_bytes() == before.replace(b"importance: medium", b"importance: high")
+        assert index_check(root, capsys) == 0
+
+
+async def test_n_creates_a_memory_from_the_template_and_selects_it(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, MemoryForm)
+        form.query_one("#field-title", Input).value = "Try the new cache"
+        form.query_one("#field-topics", Input).value = "ci, cache"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        created = f"{ST}/{TODAY.isoformat()}_try_the_new_cache.md"
+        text = (root / created).read_text()
+        assert text.startswith(f"---\ndate: {TODAY.isoformat()}\n")
+        assert "topics: [ci, cache]" in text and "# Try the new cache" in text
+        assert app.table.selected_key == created
+        assert index_check(root, capsys) == 0
+        await pilot.press("u")  # a created memory goes to the trash on undo
+        await settle(pilot)
+        assert not (root / created).exists()
+        assert len(app.store.trash_entries()) == 1
+
+
+async def test_escape_on_a_changed_form_asks_before_discarding(root: Path) -> None:
+    before = (root / A).read_bytes()
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        form = app.screen
+        form.query_one("#field-importance", Select).value = "low"
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("escape")  # no: back to the form, input kept
+        await pilot.pause()
+        assert app.screen is form
+        assert form.query_one("#field-importance", Select).value == "low"
+        await pilot.press("escape", "y")
+        await settle(pilot)
+        assert not isinstance(app.screen, MemoryForm | ConfirmScreen)
+        assert (root / A).read_bytes() == before

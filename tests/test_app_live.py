@@ -7,11 +7,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from textual.widgets import Select, Static
 
 from samantha_tui.cli import main
 from samantha_tui.core.curator import Curator
 from samantha_tui.core.store import Store
 from samantha_tui.ui.app import SamanthaApp
+from samantha_tui.ui.screens.conflict import ConflictScreen
+from samantha_tui.ui.screens.memory_form import MemoryForm
 
 from .conftest import ST, TODAY, make_tree
 
@@ -90,3 +93,28 @@ async def test_an_outside_edit_refreshes_the_preview_and_keeps_the_search(watche
         assert await until(pilot, edited)
         assert set(seen) == {A}, "the selection never left the memory"
         assert app.query_text == "alpha" and app.search_bar.display
+
+
+async def test_an_open_form_says_when_its_file_changed_and_keeps_the_input(watched: Path) -> None:
+    app = SamanthaApp(watched, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        assert await until(pilot, lambda: keys_shown(app) == [A])
+        await pilot.press("e")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, MemoryForm)
+        form.query_one("#field-importance", Select).value = "high"
+        await pilot.pause(0.3)
+        theirs = memory("Alpha rule").replace("Body.", "Body, edited elsewhere.")
+        (watched / A).write_text(theirs)
+        banner = form.query_one("#form-banner", Static)
+        assert await until(pilot, lambda: banner.display)
+        assert form.query_one("#field-importance", Select).value == "high"
+
+        await pilot.press("ctrl+s")
+        assert await until(pilot, lambda: isinstance(app.screen, ConflictScreen))
+        await pilot.press("k")
+        assert await until(pilot, lambda: b"importance: high" in (watched / A).read_bytes())
+        assert (watched / A).read_text() == theirs.replace(
+            "topics: [ci]\n", "topics: [ci]\nimportance: high\n"
+        )

@@ -27,6 +27,7 @@ from . import keys, rows
 from .editing import Editing
 from .live import LiveFiles
 from .messages import Changed, ChangeRefused, TreeLoaded, while_shown
+from .ordered import OrderedWork
 from .screens.help import HelpScreen
 from .searching import Searching
 from .widgets.counted_tabs import CountedTab, CountedTabs
@@ -94,7 +95,7 @@ TABS = (
 )
 
 
-class SamanthaApp(Searching, Editing, LiveFiles, App[None]):
+class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
     """Browse and curate a samantha-llm memory tree."""
 
     CSS_PATH = "app.tcss"
@@ -119,6 +120,7 @@ class SamanthaApp(Searching, Editing, LiveFiles, App[None]):
         self.current_tab = TABS[0].id
         self._selection: dict[str, str | None] = {}
         self.init_searching()
+        self.init_ordered()
         self.init_live()
 
     # --- layout ----------------------------------------------------------------------------------

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from textual import work
 from textual.app import SuspendNotSupported
 
 from ..core import edits
@@ -24,6 +23,7 @@ from ..core.frontmatter import render_new
 from ..core.model import Kind, Memory
 from ..core.plan import Plan
 from .messages import Changed, ChangeRefused, Conflicted, while_shown
+from .ordered import in_order
 from .rows import short_path
 from .screens.confirm import ConfirmScreen
 from .screens.conflict import ConflictScreen
@@ -61,7 +61,7 @@ class Editing:
     ) -> None:
         self._run_change(make_plan, select, reopen, False)
 
-    @work(thread=True, group="change")
+    @in_order
     def _run_change(
         self, make_plan: PlanMaker, select: str | None, reopen: Reopen | None, overwrite: bool
     ) -> None:
@@ -104,14 +104,12 @@ class Editing:
             path = memory.path
             self.change(lambda: edits.step_importance(self._current(path), step))
 
+    @in_order
     def action_undo(self) -> None:
+        # Asked here, in order: a change queued just before this undo counts.
         if not self.curator.can_undo:
-            self.notify("Nothing to undo in this session", timeout=3)
+            self.call_from_thread(self.notify, "Nothing to undo in this session", timeout=3)
             return
-        self._run_undo()
-
-    @work(thread=True, group="change")
-    def _run_undo(self) -> None:
         try:
             outcome = self.curator.undo()
         except StoreError as error:
@@ -207,7 +205,7 @@ class Editing:
 
         self.push_screen(ConflictScreen(message.path, detail), chosen)
 
-    @work(thread=True, group="change")
+    @in_order
     def _take_in(self, paths: list[str], notice: str) -> None:
         outcome = self.curator.absorb(paths)
         self.post_message(Changed(outcome, notice=False))
@@ -240,7 +238,7 @@ class Editing:
             return
         self._take_in_edit(memory.path, before)
 
-    @work(thread=True, group="change")
+    @in_order
     def _take_in_edit(self, path: str, before: bytes) -> None:
         try:
             outcome = self.curator.record_outside_edit(path, before)

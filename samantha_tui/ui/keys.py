@@ -23,6 +23,9 @@ class Key:
     show: bool = False
     """Shown in the footer."""
     key_display: str | None = None
+    priority: bool = False
+    """Before the focused widget: ctrl+k must jump even from the search box (where Input would
+    delete to the end of the line)."""
 
     def binding(self) -> Binding:
         return Binding(
@@ -31,6 +34,7 @@ class Key:
             self.description,
             show=self.show,
             key_display=self.key_display,
+            priority=self.priority,
             id=self.id,
         )
 
@@ -70,6 +74,7 @@ APP_KEYS: tuple[Key, ...] = (
         description="Jump to a memory",
         palette="view: jump to a memory",
         help="Find any memory of any kind by name and open it",
+        priority=True,
     ),
     Key(
         id="memory.edit",

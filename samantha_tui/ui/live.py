@@ -14,6 +14,7 @@ from textual.timer import Timer
 from ..core.atomic import StoreError
 from ..core.watch import FileBatch, watch_tree
 from .messages import Changed, FilesChanged, IndexState, while_shown
+from .ordered import in_order
 
 INDEX_QUIET = 1.0
 """Seconds without outside changes before the indexes they touched are regenerated."""
@@ -47,7 +48,7 @@ class LiveFiles:
     def on_files_changed(self, message: FilesChanged) -> None:
         self._take_in_batch(message.batch)
 
-    @work(thread=True, group="change")
+    @in_order
     def _take_in_batch(self, batch: FileBatch) -> None:
         outcome = self.curator.absorb(batch.paths) if batch.paths else None
         if outcome is not None and (outcome.changed or batch.pending or batch.sessions):
@@ -74,7 +75,7 @@ class LiveFiles:
     def action_regenerate_indexes(self) -> None:
         self._regenerate(None, quiet=False)
 
-    @work(thread=True, group="change")
+    @in_order
     def _regenerate(self, paths: list[str] | None, quiet: bool) -> None:
         self.post_message(IndexState(None, busy=True))
         try:

@@ -1,0 +1,55 @@
+"""Changes run off the UI thread, one at a time and in the order the person asked for them.
+
+Separate workers per change would race for the curator's lock, so `c` then `u` pressed quickly
+could undo the change before `c`. Here jobs queue up and a single thread worker drains the queue,
+started when the first job arrives and ending when the queue is empty (tests can wait for it).
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections import deque
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from textual import work
+
+Method = TypeVar("Method", bound=Callable[..., None])
+
+
+def in_order(method: Method) -> Method:
+    """Calling the method queues it; it runs in the change thread after every earlier one."""
+
+    @functools.wraps(method)
+    def queue(self: OrderedWork, *args: Any, **kwargs: Any) -> None:
+        self.run_in_order(functools.partial(method, self, *args, **kwargs))
+
+    return queue  # type: ignore[return-value]
+
+
+class OrderedWork:
+    """Mixed into the app: one queue of jobs, one thread draining it."""
+
+    def init_ordered(self) -> None:
+        self._jobs: deque[Callable[[], None]] = deque()
+        self._jobs_lock = threading.Lock()
+        self._draining = False
+
+    def run_in_order(self, job: Callable[[], None]) -> None:
+        with self._jobs_lock:
+            self._jobs.append(job)
+            if self._draining:
+                return
+            self._draining = True
+        self._drain()
+
+    @work(thread=True, group="changes")
+    def _drain(self) -> None:
+        while True:
+            with self._jobs_lock:
+                if not self._jobs:
+                    self._draining = False
+                    return
+                job = self._jobs.popleft()
+            job()
