@@ -17,25 +17,31 @@ from samantha_tui.demo import ANCHOR, write_demo
 from samantha_tui.ui.app import SamanthaApp
 
 SIZE = (120, 34)
-# (file name, keys pressed after the tree has loaded)
+# (file name, keys pressed after the tree has loaded, terminal size)
 SHOTS = (
-    ("browser", ()),
-    ("procedural", ("5",)),
-    ("problems", ("7",)),
-    ("help", ("question_mark",)),
+    ("browser", (), SIZE),
+    ("search", ("slash", *"gateway"), SIZE),
+    ("form", ("down", "e"), SIZE),
+    ("delete", ("space", "space", "d"), SIZE),
+    ("jump", ("ctrl+k", *"retry"), SIZE),
+    ("procedural", ("5",), SIZE),
+    ("problems", ("7",), SIZE),
+    ("help", ("question_mark",), SIZE),
+    ("small", (), (80, 24)),
 )
 
 
-async def shoot(root: Path, keys: tuple[str, ...], target: Path) -> None:
+async def shoot(root: Path, keys: tuple[str, ...], size: tuple[int, int], target: Path) -> None:
     app = SamanthaApp(root, lambda: ANCHOR)
     app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
-        await app.workers.wait_for_complete()
-        while app.memory_tree is None:
+    async with app.run_test(size=size) as pilot:
+        while app.memory_tree is None or app.curator.search_index is None:
             await pilot.pause(0.01)
+        await app.workers.wait_for_complete()
         for key in keys:
             await pilot.press(key)
-        await pilot.pause(0.2)
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.3)
         app.save_screenshot(filename=target.name, path=str(target.parent))
 
 
@@ -55,9 +61,13 @@ def main(out: str = "screenshots") -> int:
         root = write_demo(Path(tmp) / "demo", ANCHOR)
         os.environ["HOME"] = tmp  # the status line then shows ~/demo, not a temporary path
         os.environ["SAMANTHA_TUI_TODAY"] = ANCHOR.isoformat()
-        for name, keys in SHOTS:
+        # The user's own settings (a theme, their keys) must not show; nor a watcher.
+        config = Path(tmp) / "config.toml"
+        config.write_text("[watch]\nenabled = false\n", encoding="utf-8")
+        os.environ["SAMANTHA_TUI_CONFIG"] = str(config)
+        for name, keys, size in SHOTS:
             svg = folder / f"{name}.svg"
-            asyncio.run(shoot(root, keys, svg))
+            asyncio.run(shoot(root, keys, size, svg))
             if shutil.which("rsvg-convert"):
                 to_png(svg)
             print(svg)

@@ -95,7 +95,8 @@ def read_pending(root: Path) -> tuple[list[PendingUpdate], list[Problem]]:
     return updates, problems
 
 
-def _read_sessions(root: Path) -> list[StagedSession]:
+def read_sessions(root: Path) -> list[StagedSession]:
+    """Subconscious staging sessions, each with its status and generated memories."""
     folder = root / SUBCONSCIOUS / "sessions"
     sessions: list[StagedSession] = []
     if not folder.is_dir():
@@ -139,6 +140,6 @@ def scan(root: Path, today: dt.date) -> Tree:
         root=str(root),
         memories=tuple(memories),
         pending_updates=tuple(updates),
-        sessions=tuple(_read_sessions(root)),
+        sessions=tuple(read_sessions(root)),
         problems=tuple(problems + update_problems),
     )

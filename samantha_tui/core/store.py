@@ -14,7 +14,7 @@ from . import clock, frontmatter, schema, trash
 from .atomic import ConflictError, StoreError, digest_bytes, move_no_replace, write_atomic
 from .model import Kind, Memory, Problem, Tree
 from .reader import memory_from_bytes, outside_root, read_memory
-from .scan import PENDING_DIR, SUBCONSCIOUS, _read_sessions, memory_paths, read_pending, scan
+from .scan import PENDING_DIR, SUBCONSCIOUS, memory_paths, read_pending, read_sessions, scan
 
 __all__ = ["Absorbed", "Change", "ConflictError", "Store", "StoreError"]
 
@@ -150,7 +150,7 @@ class Store:
     def _reread_sessions(self) -> bool:
         """Read the staged subconscious sessions again; True when they changed."""
         try:
-            sessions = tuple(_read_sessions(self.root))
+            sessions = tuple(read_sessions(self.root))
         except OSError:
             return False
         if sessions == self.tree.sessions:
