@@ -155,7 +155,7 @@ async def test_key_overrides_from_the_settings_file_work_and_show_on_help(
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        assert ("x", "Critical") in app.screen._listed
+        assert ("x", "Critical") in app.screen.listed
 
 
 async def test_a_broken_settings_file_gives_a_message_and_the_defaults(

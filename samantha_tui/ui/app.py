@@ -352,12 +352,14 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
             return
         self.push_screen(HelpScreen(self._help_rows()))
 
-    def _help_rows(self) -> list[tuple[str, str]]:
+    def _help_rows(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """The keys by what they act on, with any overrides from the settings file."""
         overrides = dict(self.settings.keys)
-        listed = []
+        sections: dict[str, list[tuple[str, str]]] = {}
         for key in keys.APP_KEYS:
-            listed.append((keys.display(overrides.get(key.id, key.keys)), key.description))
-        return listed
+            shown = keys.display(overrides.get(key.id, key.keys))
+            sections.setdefault(keys.section(key), []).append((shown, key.description))
+        return list(sections.items())
 
     def get_system_commands(self, screen: Screen) -> Iterator[SystemCommand]:
         for key in keys.APP_KEYS:

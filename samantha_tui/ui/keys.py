@@ -195,6 +195,22 @@ APP_KEYS: tuple[Key, ...] = (
 )
 
 
+SECTIONS = {
+    "search": "Find",
+    "memory.jump": "Find",
+    "memory": "Change",
+    "index": "Indexes",
+    "tab": "Tabs",
+    "view": "View",
+    "app": "View",
+}
+
+
+def section(key: Key) -> str:
+    """The help screen's heading for a key: what it acts on."""
+    return SECTIONS.get(key.id, SECTIONS[key.id.split(".", 1)[0]])
+
+
 def bindings() -> list[Binding]:
     return [key.binding() for key in APP_KEYS]
 

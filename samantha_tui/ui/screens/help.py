@@ -13,12 +13,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 IN_THE_LIST = (
-    ("↑ ↓  j k", "move in the list"),
-    ("PgUp PgDn  Home End", "move a page, or to the first or last memory"),
-    ("Space", "mark or unmark a memory (d deletes every marked one)"),
-    ("Tab", "move focus between the list and the preview"),
-    ("Esc", "clear the search and go back to where you were"),
-    ("Ctrl+P", "every action by name (command palette)"),
+    ("↑ ↓  j k", "Move in the list"),
+    ("PgUp PgDn", "Move a page"),
+    ("Home End  g G", "First or last memory"),
+    ("Space", "Mark or unmark (d deletes every marked one)"),
+    ("Tab", "Between the list and the preview"),
+    ("Ctrl+P", "Every action by name (command palette)"),
 )
 
 
@@ -29,16 +29,25 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,question_mark,q,f1", "dismiss", "Close", id="help.close"),
     ]
 
-    def __init__(self, listed: Sequence[tuple[str, str]]) -> None:
+    def __init__(self, sections: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> None:
         super().__init__()
-        self._listed = list(listed)
+        self._sections = [*sections, ("In the list", IN_THE_LIST)]
+
+    @property
+    def listed(self) -> list[tuple[str, str]]:
+        """Every (keys, description) row shown."""
+        return [row for _, rows in self._sections for row in rows]
 
     def compose(self) -> ComposeResult:
         table = Table.grid(padding=(0, 3))
         table.add_column(no_wrap=True)
         table.add_column()
-        for keys, meaning in [*self._listed, *IN_THE_LIST]:
-            table.add_row(Text(keys, style="bold"), Text(meaning))
+        for number, (title, rows) in enumerate(self._sections):
+            if number:
+                table.add_row("", "")
+            table.add_row(Text(title.upper(), style="bold"), "")
+            for keys, meaning in rows:
+                table.add_row(Text(keys, style="bold"), Text(meaning))
         with VerticalScroll(id="help-box"):
             yield Static(Text("Keys", style="bold"), id="help-title")
             yield Static(table)
