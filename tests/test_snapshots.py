@@ -33,6 +33,12 @@ def demo_app(demo_root: Path, monkeypatch: pytest.MonkeyPatch) -> SamanthaApp:
     return quiet(SamanthaApp(demo_root, lambda: TODAY))
 
 
+def steady_cursor(pilot) -> None:
+    """A blinking text cursor is caught on or off at random: keep it on."""
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+
+
 def quiet(app: SamanthaApp) -> SamanthaApp:
     """No animations: a tab underline caught mid-slide would make snapshots flaky."""
     app.animation_level = "none"
@@ -72,6 +78,8 @@ def test_search_with_highlights(snap_compare, demo_app: SamanthaApp) -> None:
         await settle(pilot)
         await pilot.press("slash", *"gateway")
         await settle(pilot)
+        steady_cursor(pilot)
+        await pilot.pause()
         assert pilot.app.table.rows
 
     assert snap_compare(demo_app, terminal_size=SIZE, run_before=search)
@@ -87,6 +95,7 @@ def test_form_with_an_error(snap_compare, demo_app: SamanthaApp) -> None:
         date.value = "2026-02-30"
         await pilot.pause()
         await pilot.press("ctrl+s")  # refused: the form stays, naming the field
+        steady_cursor(pilot)
         await pilot.pause()
         await pilot.wait_for_scheduled_animations()
 
