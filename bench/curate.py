@@ -25,7 +25,7 @@ from textual import events
 from textual.pilot import Pilot
 
 from samantha_tui.core.curator import Curator
-from samantha_tui.core.model import Kind
+from samantha_tui.core.model import Kind, Memory
 from samantha_tui.core.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.messages import SearchDone
@@ -74,7 +74,7 @@ class TimedApp(SamanthaApp):
 
 
 def press(app: SamanthaApp, key: str) -> None:
-    """Send one key as the terminal would; `pilot.press` also waits for idle, which would be timed."""
+    """Send one key as a terminal does (`pilot.press` also waits for idle, which would be timed)."""
     character = CHARACTERS.get(key, key if len(key) == 1 else None)
     app.post_message(events.Key(key, character))
 
@@ -123,11 +123,16 @@ async def type_query(app: TimedApp, pilot: Pilot) -> list[float]:
         typed = QUERY[:typed_count]
         start = time.perf_counter()
         press(app, "space" if character == " " else character)
-        await wait_until(app, lambda: bool(app.searches_shown) and app.searches_shown[-1] == typed)
+        await wait_until(app, listed(app, typed))
         timings.append((time.perf_counter() - start) * 1000)
     press(app, "escape")
     await settle(app, pilot)
     return timings
+
+
+def listed(app: TimedApp, query: str) -> Callable[[], bool]:
+    """Whether the newest search results on the list are the ones for query."""
+    return lambda: app.searches_shown[-1:] == [query]
 
 
 async def change_timings(app: TimedApp, pilot: Pilot, key: str, count: int) -> list[float]:
@@ -136,18 +141,22 @@ async def change_timings(app: TimedApp, pilot: Pilot, key: str, count: int) -> l
     for _ in range(count):
         memory = app.selected_memory()
         assert memory is not None, "no memory is selected"
-        path, before, seen = memory.path, memory.critical, app.changes_shown
-
-        def shown() -> bool:
-            now = app.curator.get(path)
-            return app.changes_shown > seen and now is not None and now.critical != before
-
         start = time.perf_counter()
         press(app, key)
-        await wait_until(app, shown)
+        await wait_until(app, flipped(app, memory, app.changes_shown))
         timings.append((time.perf_counter() - start) * 1000)
         await settle(app, pilot)
     return timings
+
+
+def flipped(app: TimedApp, memory: Memory, seen: int) -> Callable[[], bool]:
+    """Whether a change was shown after the first `seen` ones and the memory's critical flipped."""
+
+    def done() -> bool:
+        now = app.curator.get(memory.path)
+        return app.changes_shown > seen and now is not None and now.critical != memory.critical
+
+    return done
 
 
 def timed(call: Callable[[], object], passes: int) -> list[float]:
@@ -201,7 +210,9 @@ async def drive(root: Path, today: dt.date) -> dict[str, list[float]]:
         taken["absorb"] = []
         for batch in range(ABSORB_PASSES):
             paths = write_outside(root, batch, today)
-            taken["absorb"] += [s * 1000 for s in timed(lambda: curator.absorb(paths), 1)]
+            start = time.perf_counter()
+            curator.absorb(paths)
+            taken["absorb"].append((time.perf_counter() - start) * 1000)
     per_key = [statistics.median(taken["keystroke"][i :: len(QUERY)]) for i in range(len(QUERY))]
     slowest = per_key.index(max(per_key))
     print(f"  slowest keystroke: after {QUERY[: slowest + 1]!r}")
