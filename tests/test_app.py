@@ -110,7 +110,7 @@ async def test_empty_tree_explains_itself(tmp_path: Path) -> None:
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=(100, 30)) as pilot:
         await loaded(pilot)
-        assert app.table.rows == []
+        assert len(app.table.rows) == 0
         assert "no memories yet" in app.table.empty_message
         assert "samantha-tui demo" in static_text(app, "#preview-fields")
         await pilot.press("7")

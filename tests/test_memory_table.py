@@ -6,7 +6,7 @@ from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 
-from samantha_tui.ui.widgets.memory_table import Column, MemoryTable, TableRow
+from samantha_tui.ui.widgets.memory_table import Column, LazyRows, MemoryTable, TableRow
 
 COLUMNS = (Column("", 2), Column("Title"), Column("Refs", 4, "right"))
 
@@ -151,3 +151,27 @@ async def test_a_marked_row_shows_a_gutter_mark_and_the_marked_style() -> None:
         assert all(s.style.bgcolor == marked_style.bgcolor for s in segments if s.text.strip())
         assert segments[0].text.startswith(MemoryTable.MARK)
         assert all(s.style.bgcolor != marked_style.bgcolor for s in app.table.render_line(2))
+
+
+async def test_lazy_rows_are_made_only_when_drawn() -> None:
+    made: list[int] = []
+
+    def make(index: int) -> TableRow:
+        made.append(index)
+        return rows(f"k{index}")[0]
+
+    keys = [f"k{i}" for i in range(10_000)]
+    app = TableApp(())
+    async with app.run_test(size=(60, 12)) as pilot:
+        app.table.set_rows(LazyRows(keys, make), select="k5000")
+        await pilot.pause()
+        assert app.table.selected_key == "k5000"
+        assert 0 < len(made) <= 30, "a screenful or two is made, never the whole list"
+        assert "title k5000" in "".join(painted(app.table, y) for y in range(1, 12))
+        drawn = len(made)
+        app.table.refresh()
+        await pilot.pause()
+        assert len(made) == drawn, "a row once made is kept"
+        await pilot.press("space")
+        assert app.table.marked_keys == ["k5000"]
+        assert len(made) <= drawn + 12, "marking makes at most the rows it shows"

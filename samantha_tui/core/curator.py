@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from . import edits
 from . import plan as plans
 from .atomic import StoreError, digest_bytes
-from .indexes import DriftReport, IndexUpdate, drift, kinds_affected, regenerate
+from .indexes import DriftReport, IndexUpdate, KindDrift, drift, kinds_affected, regenerate
 from .model import Kind, Memory, Tree
 from .search import SearchIndex
 from .store import Store
@@ -44,6 +44,8 @@ class Curator:
         self.search_index: SearchIndex | None = None
         self._by_path: dict[str, Memory] = {}
         self._history: list[plans.Applied] = []
+        self._drift: dict[Kind, KindDrift] = {}
+        """The last drift found per kind; a change re-checks only the kinds it feeds."""
         self._lock = threading.RLock()
 
     # --- reading ---------------------------------------------------------------------------------
@@ -62,6 +64,7 @@ class Curator:
             tree = self.store.scan()
             self._by_path = {m.path: m for m in tree.memories}
             self.search_index = None
+            self._drift = {}
             return tree
 
     def build_search(self) -> SearchIndex:
@@ -78,10 +81,18 @@ class Curator:
         except OSError as error:
             raise StoreError(f"cannot read {path}: {error.strerror or error}") from None
 
-    def drift(self) -> DriftReport:
-        """How the index files differ from what the memory files say."""
+    def drift(self, paths: Iterable[str] | None = None) -> DriftReport:
+        """How the index files differ from what the memory files say.
+
+        With `paths`, only the kinds those paths feed are compared again; the others keep the
+        answer found last (at 10,000 memories all five kinds take about half a second).
+        """
         with self._lock:
-            return drift(self.store.tree, self.store.root, self.store.today())
+            kinds = None if paths is None or not self._drift else kinds_affected(paths)
+            found = drift(self.store.tree, self.store.root, self.store.today(), kinds)
+            for kind_drift in found.kinds:
+                self._drift[kind_drift.kind] = kind_drift
+            return DriftReport(tuple(self._drift[k] for k in Kind if k in self._drift))
 
     # --- changing --------------------------------------------------------------------------------
 

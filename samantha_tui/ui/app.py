@@ -8,6 +8,7 @@ and the indexes' state). This module lays out the screen, loads the tree and sho
 from __future__ import annotations
 
 import datetime as dt
+import gc
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -185,6 +186,7 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
 
     @work(thread=True, exclusive=True, group="scan")
     def load_tree(self) -> None:
+        gc.unfreeze()  # a tree read before (ctrl+r) may be collected once replaced
         self.post_message(TreeLoaded(self.curator.load()))
         self.build_search_index()
         self.check_indexes()
@@ -216,7 +218,7 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
         labels = {}
         for spec in TABS:
             name = spec.short if narrow and spec.short else spec.label
-            labels[spec.id] = f"{name} {len(self._items(spec))}"
+            labels[spec.id] = f"{name} {self._count(spec)}"
         self.query_one("#tabs", CountedTabs).set_labels(labels)
 
     def on_resize(self) -> None:
@@ -225,6 +227,14 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
     def spec(self, tab_id: str | None = None) -> TabSpec:
         wanted = tab_id or self.current_tab
         return next(spec for spec in TABS if spec.id == wanted)
+
+    def _count(self, spec: TabSpec) -> int:
+        assert self.memory_tree is not None
+        if spec.id == "problems":
+            return len(self.memory_tree.all_problems)
+        if spec.id == "critical":
+            return len(self.memory_tree.critical)
+        return len(self.memory_tree.of_kind(spec.kind))
 
     def _items(self, spec: TabSpec) -> list:
         assert self.memory_tree is not None
@@ -247,10 +257,10 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
                 table_rows = [rows.problem_row(p, i) for i, p in enumerate(items)]
                 columns = rows.PROBLEM_COLUMNS
             elif spec.id == "critical":
-                table_rows = [rows.critical_row(m) for m in items]
+                table_rows = rows.lazy(items, rows.critical_row)
                 columns = rows.CRITICAL_COLUMNS
             else:
-                table_rows = [rows.memory_row(m) for m in items]
+                table_rows = rows.lazy(items, rows.memory_row)
                 columns = rows.MEMORY_COLUMNS
         if searched is not None:
             empty = "Nothing matches this search."
@@ -331,6 +341,7 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
             return
         self.current_tab = message.tab.id or TABS[0].id
         self.table.clear_marks()
+        self.search_again()
         self._show_list()
 
     def action_show_tab(self, tab_id: str) -> None:

@@ -61,7 +61,7 @@ class LiveFiles:
     def index_changed(self, message: Changed) -> None:
         """After any change: the app's own are indexed already; outside ones after a quiet spell."""
         if message.notice or not self.curator.auto_index:
-            self.check_indexes()
+            self.check_indexes(message.outcome.changed)
             return
         self._outside_paths.update(message.outcome.changed)
         if self._index_timer is not None:
@@ -87,12 +87,13 @@ class LiveFiles:
             files = len(updates)
             said = f"Rewrote {files} index file{'s' if files != 1 else ''}" if files else ""
             self.call_from_thread(self.notify, said or "The indexes were already up to date")
-        self.post_message(IndexState(self.curator.drift()))
+        self.post_message(IndexState(self.curator.drift(paths)))
 
-    @work(thread=True, exclusive=True, group="drift")
-    def check_indexes(self) -> None:
+    @in_order
+    def check_indexes(self, paths: tuple[str, ...] | None = None) -> None:
+        """Compare the indexes with the files again: the kinds `paths` feed, or all of them."""
         try:
-            self.post_message(IndexState(self.curator.drift()))
+            self.post_message(IndexState(self.curator.drift(paths)))
         except StoreError as error:
             self.post_message(IndexState(None, error=str(error)))
 

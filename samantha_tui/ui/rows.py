@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from rich.text import Text
 
 from ..core.model import Kind, Memory, Problem, Severity
-from .widgets.memory_table import Column, TableRow
+from .widgets.memory_table import Column, LazyRows, TableRow
 
 IMPORTANCE_STYLE = {"high": "bold red", "medium": "yellow", "low": "dim"}
 MATCH_STYLE = "bold underline"
@@ -110,3 +112,15 @@ def sort_memories(kind: Kind | None, memories: list[Memory]) -> list[Memory]:
             memories, key=lambda m: (m.date.toordinal() if m.date else 0, m.path), reverse=True
         )
     return sorted(memories, key=lambda m: m.path)
+
+
+def lazy(
+    memories: Sequence[Memory],
+    make: Callable[[Memory, Spans], TableRow],
+    spans: Sequence[Spans] | None = None,
+) -> LazyRows:
+    """Rows for these memories (with a search's spans), each made only when it is drawn."""
+    return LazyRows(
+        [m.path for m in memories],
+        lambda i: make(memories[i], spans[i] if spans is not None else ()),
+    )

@@ -178,9 +178,12 @@ def plan_updates(
     return [update for planned in _planned(tree, root, today, kinds) for update in planned.updates]
 
 
-def drift(tree: Tree, root: Path, today: dt.date) -> DriftReport:
-    """Per kind: entries missing, gone, or disagreeing with the files; writes nothing."""
-    return DriftReport(tuple(planned.drift for planned in _planned(tree, root, today, None)))
+def drift(
+    tree: Tree, root: Path, today: dt.date, kinds: Iterable[Kind] | None = None
+) -> DriftReport:
+    """Per kind (of `kinds`, default all): entries missing, gone, or disagreeing with the files;
+    writes nothing."""
+    return DriftReport(tuple(planned.drift for planned in _planned(tree, root, today, kinds)))
 
 
 def regenerate(

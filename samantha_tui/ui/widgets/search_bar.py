@@ -26,8 +26,12 @@ class SearchBar(Horizontal):
     def input(self) -> Input:
         return self.query_one("#search-input", Input)
 
-    def show_count(self, shown: int, total: int) -> None:
-        self.query_one("#search-count", Static).update(Text(f"{shown:,} of {total:,}"))
+    def show_count(self, matched: int, total: int, listed: int) -> None:
+        """`23 of 412`, and which share is listed when only the best are."""
+        text = f"{matched:,} of {total:,}"
+        if listed < matched:
+            text += f" (best {listed:,} listed)"
+        self.query_one("#search-count", Static).update(Text(text))
 
     def show_error(self, message: str) -> None:
         self.query_one("#search-count", Static).update(Text(message, style="red"))
