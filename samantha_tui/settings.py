@@ -24,6 +24,8 @@ class Settings:
     """Regenerate the indexes after every change; off, `r` regenerates on demand."""
     watch: bool = True
     """Watch the tree for changes other programs make."""
+    bootstrap_budget: int = 8000
+    """Tokens the bootstrap preview measures the plan against."""
     keys: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     """Binding id -> keys ("memory.toggle_critical" -> "c"); the app checks the ids."""
     path: Path = field(default_factory=lambda: settings_path())
@@ -35,9 +37,15 @@ _FIELDS: dict[tuple[str, str], tuple[str, type]] = {
     ("", "theme"): ("theme", str),
     ("index", "auto_regenerate"): ("auto_index", bool),
     ("watch", "enabled"): ("watch", bool),
+    ("bootstrap", "budget"): ("bootstrap_budget", int),
 }
-_TABLES = ("index", "watch", "keys")
-_TYPE_NAMES = {str: "a non-empty string", bool: "true or false", dict: "a table"}
+_TABLES = ("index", "watch", "bootstrap", "keys")
+_TYPE_NAMES = {
+    str: "a non-empty string",
+    bool: "true or false",
+    int: "a whole number above 0",
+    dict: "a table",
+}
 _DEFAULTS = "using the default settings"
 
 
@@ -105,7 +113,12 @@ def _read_value(
 ) -> None:
     name, expected = _FIELDS[(table, key)]
     dotted = f"{table}.{key}" if table else key
-    if not isinstance(value, expected) or (expected is str and not value.strip()):
+    wrong = (
+        not isinstance(value, expected)
+        or (expected is str and not value.strip())
+        or (expected is int and (isinstance(value, bool) or value <= 0))
+    )
+    if wrong:
         default = getattr(Settings(path=path), name)
         fallback = "the app's default" if default is None else f"the default ({_describe(default)})"
         messages.append(_wrong_type(path, dotted, expected, value, fallback))

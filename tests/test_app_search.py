@@ -186,3 +186,17 @@ async def test_80x24_is_usable_and_resizing_never_crashes(demo_root: Path) -> No
         await pilot.press("j", "slash", *"gate", "escape")
         await settle(pilot)
         assert app.table.rows
+
+
+async def test_a_palette_command_acts_on_the_main_list(demo_root: Path) -> None:
+    app = SamanthaApp(demo_root, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        path = app.table.selected_key
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"memory: toggle critical")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert b"critical: true" in (demo_root / path).read_bytes()

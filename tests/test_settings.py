@@ -155,3 +155,15 @@ def test_nothing_in_the_file_ever_raises(text: str) -> None:
 def test_values_are_described_as_written(tmp_path: Path, value: str, shown: str) -> None:
     _, [message] = load(tmp_path, f"theme = {value}\n")
     assert f"`theme` should be a non-empty string, not {shown}; " in message
+
+
+def test_the_bootstrap_budget_is_a_whole_number_above_zero(tmp_path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("[bootstrap]\nbudget = 12000\n")
+    settings, messages = load_settings({"SAMANTHA_TUI_CONFIG": str(path)})
+    assert settings.bootstrap_budget == 12000 and messages == []
+    for bad in ("0", "-5", "true", '"lots"', "1.5"):
+        path.write_text(f"[bootstrap]\nbudget = {bad}\n")
+        settings, messages = load_settings({"SAMANTHA_TUI_CONFIG": str(path)})
+        assert settings.bootstrap_budget == 8000
+        assert len(messages) == 1 and "bootstrap.budget" in messages[0], bad

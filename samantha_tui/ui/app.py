@@ -314,7 +314,7 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
     def _changed(self, message: Changed) -> None:
         outcome = message.outcome
         self.show_tree(outcome.changed, message.select)
-        self.forms_see_changes(outcome.changed)
+        self.screens_see_changes(outcome.changed)
         if message.notice:
             lines = [outcome.message]
             if outcome.index_error:
@@ -372,6 +372,11 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
             sections.setdefault(keys.section(key), []).append((shown, key.description))
         return list(sections.items())
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Keys that act on the main list's selection mean something else, or nothing, on the
+        # screens above it (the bootstrap preview has its own `c`).
+        return action not in MAIN_SCREEN_ONLY or len(self.screen_stack) == 1
+
     def get_system_commands(self, screen: Screen) -> Iterator[SystemCommand]:
         for key in keys.APP_KEYS:
             if key.palette:
@@ -384,6 +389,20 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
 
         return run
 
+
+MAIN_SCREEN_ONLY = {
+    "search",
+    "clear_search",
+    "jump",
+    "edit",
+    "toggle_critical",
+    "step_importance",
+    "open_editor",
+    "new_memory",
+    "delete",
+    "show_tab",
+    "reload",
+}
 
 _EMPTY_TREE = "This tree has no memories yet."
 _EMPTY_TREE_HELP = (

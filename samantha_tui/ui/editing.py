@@ -27,6 +27,7 @@ from .ordered import in_order
 from .rows import short_path
 from .screens.confirm import ConfirmScreen
 from .screens.conflict import ConflictScreen
+from .screens.live_screen import LiveScreen
 from .screens.memory_form import FormResult, MemoryForm
 
 PlanMaker = Callable[[], Plan]
@@ -96,13 +97,19 @@ class Editing:
 
     def action_toggle_critical(self) -> None:
         if (memory := self._target()) is not None:
-            path = memory.path
-            self.change(lambda: edits.toggle_critical(self._current(path)))
+            self.toggle_critical_of(memory.path)
 
     def action_step_importance(self, step: int) -> None:
         if (memory := self._target()) is not None:
-            path = memory.path
-            self.change(lambda: edits.step_importance(self._current(path), step))
+            self.step_importance_of(memory.path, step)
+
+    def toggle_critical_of(self, path: str) -> None:
+        """`c` on any memory, from any screen."""
+        self.change(lambda: edits.toggle_critical(self._current(path)))
+
+    def step_importance_of(self, path: str, step: int) -> None:
+        """`+` / `-` on any memory, from any screen."""
+        self.change(lambda: edits.step_importance(self._current(path), step))
 
     @in_order
     def action_undo(self) -> None:
@@ -178,9 +185,11 @@ class Editing:
             reopen=reopen,
         )
 
-    def forms_see_changes(self, changed: tuple[str, ...]) -> None:
-        """Tell an open form that its file changed on disk (another program wrote it)."""
+    def screens_see_changes(self, changed: tuple[str, ...]) -> None:
+        """Tell open screens: a form whose file changed on disk, a review or preview to redo."""
         for screen in self.screen_stack:
+            if isinstance(screen, LiveScreen):
+                screen.tree_changed(changed)
             memory = screen.memory if isinstance(screen, MemoryForm) else None
             if memory is not None and memory.path in changed:
                 screen.file_changed(self.curator.get(memory.path))

@@ -1,0 +1,13 @@
+"""A screen that shows derived views of the tree and must follow every change to it."""
+
+from __future__ import annotations
+
+from textual.screen import Screen
+
+
+class LiveScreen(Screen[None]):
+    """The app calls `tree_changed` on every LiveScreen in its stack after any change lands (the
+    person's own, an undo, or another program's), with the memory paths that changed."""
+
+    def tree_changed(self, changed: tuple[str, ...]) -> None:
+        """Recompute what the screen shows; the default does nothing."""
