@@ -26,7 +26,7 @@ from .widgets.memory_table import Column, TableRow
 from .widgets.search_bar import SearchBar
 
 if TYPE_CHECKING:
-    from .app import TabSpec
+    from .tabs import TabSpec
 
 LISTED = 500
 """The best hits a search lists. Ranking every match of a common word at 10,000 memories took
