@@ -323,3 +323,31 @@ async def test_escape_on_a_changed_form_asks_before_discarding(root: Path) -> No
         await settle(pilot)
         assert not isinstance(app.screen, MemoryForm | ConfirmScreen)
         assert (root / A).read_bytes() == before
+
+
+async def test_b_p_t_s_open_their_screens_and_main_list_keys_rest_there(root: Path) -> None:
+    from samantha_tui.ui.screens.bootstrap import BootstrapScreen
+    from samantha_tui.ui.screens.review import ReviewScreen
+    from samantha_tui.ui.screens.stats import StatsScreen
+    from samantha_tui.ui.screens.trash import TrashScreen
+
+    before = (root / A).read_bytes()
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        for key, screen_class in (
+            ("b", BootstrapScreen),
+            ("p", ReviewScreen),
+            ("t", TrashScreen),
+            ("s", StatsScreen),
+        ):
+            await pilot.press(key)
+            await settle(pilot)
+            assert isinstance(app.screen, screen_class)
+            await pilot.press("e", "d", "n")  # main-list keys: nothing happens here
+            await settle(pilot)
+            assert isinstance(app.screen, screen_class)
+            await pilot.press("escape")
+            await settle(pilot)
+            assert len(app.screen_stack) == 1
+        assert (root / A).read_bytes() == before

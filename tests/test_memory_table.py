@@ -175,3 +175,15 @@ async def test_lazy_rows_are_made_only_when_drawn() -> None:
         await pilot.press("space")
         assert app.table.marked_keys == ["k5000"]
         assert len(made) <= drawn + 12, "marking makes at most the rows it shows"
+
+
+async def test_toggle_all_marks_marks_every_row_then_none() -> None:
+    app = TableApp(("a", "b", "c"))
+    async with app.run_test() as pilot:
+        app.table.toggle_all_marks()
+        await pilot.pause()
+        assert app.table.marked_keys == ["a", "b", "c"]
+        app.table.toggle_all_marks()
+        await pilot.pause()
+        assert app.table.marked_keys == []
+        assert app.counts[-2:] == [3, 0]

@@ -130,6 +130,17 @@ def _projects(memories: Iterable[Memory], kind: Kind) -> dict[str, Memory]:
     }
 
 
+def active_projects(tree: Tree) -> list[str]:
+    """The names of the current tasks whose status.md says active and reads cleanly, sorted."""
+    return sorted(
+        memory.path.rsplit("/", 2)[-2]
+        for memory in tree.of_kind(Kind.CURRENT_TASKS)
+        if memory.status == "active"
+        and not memory.has_errors
+        and memory.path.count("/") > Kind.CURRENT_TASKS.folder.count("/") + 1
+    )
+
+
 def _age(days: int) -> str:
     if days == 0:
         return "from today"

@@ -93,6 +93,9 @@ def apply(store: Store, plan: Plan, reindex: bool = True) -> Applied:
             # A restore's target is a trash id, not a path.
             target = op.target if op.action != "restore" else None
             touched.extend(p for p in (op.path, target) if p)
+            if op.action == "project-fields":
+                # It writes index.json itself: its kind's index.md must follow.
+                touched.append(op.path.rsplit("/", 1)[0])
     except (StoreError, OSError) as error:
         for op in reversed(undo):
             _run(store, op)

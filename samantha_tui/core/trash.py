@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import shutil
@@ -9,9 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .atomic import StoreError, move_no_replace, write_atomic
+from .model import Kind, Memory
+from .reader import MAX_FILE_BYTES, memory_from_bytes
 
 TRASH_DIR = ".ai/.trash"
 ORIGIN_FILE = "origin.json"
+STATUS_FILE = "status.md"
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,43 @@ def restore(root: Path, entry: TrashEntry) -> str:
     move_no_replace(entry.item(root), target)
     shutil.rmtree(root / TRASH_DIR / entry.id)
     return entry.path
+
+
+@dataclass(frozen=True)
+class Peek:
+    """A read-only look at a trashed item: its memory record, or else its text."""
+
+    path: str
+    """Where the file shown lived (a trashed project folder shows its status.md)."""
+    memory: Memory | None
+    text: str = ""
+    """When it is not a memory: the file's text, or why there is nothing to show."""
+
+
+def peek(root: Path, entry: TrashEntry, today: dt.date) -> Peek:
+    """Read a trashed file (or a trashed project's status.md) for a preview; never raises."""
+    item, rel = entry.item(root), entry.path
+    if entry.is_folder:
+        item, rel = item / STATUS_FILE, f"{entry.path}/{STATUS_FILE}"
+    if item.is_symlink():
+        return Peek(rel, None, "A symbolic link: restore it to follow it.")
+    try:
+        if item.stat().st_size > MAX_FILE_BYTES:
+            return Peek(rel, None, "Over the 5 MB limit: not shown.")
+        raw = item.read_bytes()
+    except FileNotFoundError:
+        return Peek(rel, None, "This folder has no status.md.")
+    except OSError as error:
+        return Peek(rel, None, f"Cannot read it: {error.strerror or error}")
+    kind = next((k for k in Kind if rel.startswith(k.folder + "/")), None)
+    if kind is None or not rel.endswith(".md"):
+        return Peek(rel, None, raw.decode("utf-8", errors="replace"))
+    companions: tuple[str, ...] = ()
+    if entry.is_folder:
+        with contextlib.suppress(OSError):
+            others = sorted(p.name for p in item.parent.iterdir() if p.name != STATUS_FILE)
+            companions = tuple(f"{entry.path}/{n}" for n in others if not n.startswith("."))
+    return Peek(rel, memory_from_bytes(rel, kind, raw, today, companions))
 
 
 def empty(root: Path, older_than_days: int, now: dt.datetime) -> list[TrashEntry]:

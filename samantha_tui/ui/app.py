@@ -28,7 +28,12 @@ from .editing import Editing
 from .live import LiveFiles
 from .messages import Changed, ChangeRefused, TreeLoaded, while_shown
 from .ordered import OrderedWork
+from .screens.bootstrap import BootstrapScreen
 from .screens.help import HelpScreen
+from .screens.live_screen import LiveScreen
+from .screens.review import ReviewScreen
+from .screens.stats import StatsScreen
+from .screens.trash import TrashScreen
 from .searching import Searching
 from .tabs import TABS, WIDE, TabSpec
 from .widgets.counted_tabs import CountedTab, CountedTabs
@@ -138,6 +143,7 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
     def _tree_loaded(self, message: TreeLoaded) -> None:
         self.memory_tree = message.memory_tree
         self.show_tree()
+        self.screens_see_changes(())
 
     def show_tree(self, changed: Iterable[str] = (), select: str | None = None) -> None:
         """Show the store's tree again: counts, status, the list (selection kept), the preview."""
@@ -300,6 +306,16 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
         self.load_tree()
         self.notify("Reading the tree again", timeout=2)
 
+    def action_open_screen(self, name: str) -> None:
+        """Open a review screen over the list; pressing its key again where it is does nothing."""
+        screen_class = SCREENS[name]
+        if isinstance(self.screen, screen_class):
+            return
+        if self.memory_tree is None:
+            self.notify("Still reading the tree", timeout=2)
+            return
+        self.push_screen(screen_class())
+
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
@@ -331,6 +347,13 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
 
         return run
 
+
+SCREENS: dict[str, type[LiveScreen]] = {
+    "bootstrap": BootstrapScreen,
+    "review": ReviewScreen,
+    "trash": TrashScreen,
+    "stats": StatsScreen,
+}
 
 MAIN_SCREEN_ONLY = {
     "search",

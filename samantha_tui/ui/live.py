@@ -15,6 +15,7 @@ from ..core.atomic import StoreError
 from ..core.watch import FileBatch, watch_tree
 from .messages import Changed, FilesChanged, IndexState, while_shown
 from .ordered import in_order
+from .screens.live_screen import LiveScreen
 
 INDEX_QUIET = 1.0
 """Seconds without outside changes before the indexes they touched are regenerated."""
@@ -101,6 +102,10 @@ class LiveFiles:
     def on_index_state(self, message: IndexState) -> None:
         self.index_report = message.report
         self.status_line.show_index(message.report, message.busy, message.error)
+        if message.report is not None:
+            for screen in self.screen_stack:
+                if isinstance(screen, LiveScreen):
+                    screen.indexes_checked(message.report)
 
     def action_show_drift(self) -> None:
         report = getattr(self, "index_report", None)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from textual.screen import Screen
 
+from ...core.indexes import DriftReport
+
 
 class LiveScreen(Screen[None]):
     """The app calls `tree_changed` on every LiveScreen in its stack after any change lands (the
@@ -11,3 +13,6 @@ class LiveScreen(Screen[None]):
 
     def tree_changed(self, changed: tuple[str, ...]) -> None:
         """Recompute what the screen shows; the default does nothing."""
+
+    def indexes_checked(self, report: DriftReport) -> None:
+        """The indexes were compared with the files again (after a regeneration, say)."""

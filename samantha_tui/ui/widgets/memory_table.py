@@ -200,6 +200,13 @@ class MemoryTable(ScrollView, can_focus=True):
             return []
         return [key for key in self._keys if key in self._marks]
 
+    def toggle_all_marks(self) -> None:
+        """Mark every row, or none when every row is marked already."""
+        every = set(self._keys)
+        self._marks = set() if every <= self._marks else every
+        self.refresh()
+        self.post_message(self.MarksChanged(self, len(self._marks)))
+
     def clear_marks(self) -> None:
         """Unmark every row."""
         if self._marks:

@@ -1,0 +1,148 @@
+"""A reviewed batch: the picked candidates of every rule as one plan, and its impact in words."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .lifecycle import Proposal
+from .model import Kind, Tree
+from .plan import Operation, Plan
+from .project_index import INDEX as TASKS_INDEX
+from .project_index import find_entry
+from .store import Store
+
+# Edits run first, so a memory both escalated and promoted is copied with its new importance;
+# copies run before the trash and moves that take their sources away.
+RUN_ORDER = ("escalate", "apply updates", "promote", "dedupe", "prune", "complete")
+
+
+def combine(proposals: Iterable[Proposal], picked: Mapping[str, Collection[str]]) -> Plan:
+    """One plan of the picked candidates (paths by proposal name), applied and undone as a unit.
+
+    A file two rules would trash (pruned and promoted, say) is trashed once.
+    """
+    chosen = [p for p in proposals if picked.get(p.name)]
+    chosen.sort(key=lambda p: RUN_ORDER.index(p.name) if p.name in RUN_ORDER else len(RUN_ORDER))
+    operations: list[Operation] = []
+    trashed: set[str] = set()
+    counts: list[str] = []
+    for proposal in chosen:
+        wanted = set(picked[proposal.name])
+        counts.append(f"{proposal.name} {sum(c.path in wanted for c in proposal.candidates)}")
+        for op in proposal.plan(wanted).operations:
+            if op.action == "trash":
+                if op.path in trashed:
+                    continue
+                trashed.add(op.path)
+            operations.append(op)
+    return Plan(f"review: {', '.join(counts)}", tuple(operations))
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def describe(plan: Plan, tree: Tree) -> list[str]:
+    """The plan's impact in words, one line per kind of change, from its operations and the records
+    of the files they touch."""
+    memories = {m.path: m for m in tree.memories}
+    updates = {u.path: u.project for u in tree.pending_updates}
+    ops = plan.operations
+    copied = {op.path for op in ops if op.action == "copy"}
+    completed = {
+        op.path
+        for op in ops
+        if op.action == "move"
+        and op.path.startswith(Kind.CURRENT_TASKS.folder + "/")
+        and (op.target or "").startswith(Kind.WORK_EXPERIENCE.folder + "/")
+    }
+    applied_to = {op.target for op in ops if op.action == "project-fields"}
+    trashed, promoted, raised, marked, dismissed, other = [], 0, 0, 0, 0, 0
+    for op in ops:
+        if op.action == "trash":
+            if op.path in copied:
+                continue  # the second half of a promotion
+            if op.path in memories:
+                trashed.append(memories[op.path])
+            elif op.path in updates:
+                # An applied update's file goes too; that is part of applying it.
+                dismissed += updates[op.path] not in applied_to
+            else:
+                other += 1
+        elif op.action == "copy" and (op.target or "").startswith(Kind.LONG_TERM.folder + "/"):
+            promoted += 1
+        elif op.action == "project-fields" or (op.action == "move" and op.path in completed):
+            continue
+        elif op.action == "edit" and op.path.rsplit("/", 1)[0] in completed:
+            continue  # a completed task's status.md
+        elif op.action == "edit" and _escalation(op.values):
+            raised += op.values.get("importance") == "high"
+            marked += op.values.get("critical") is True
+        else:
+            other += 1
+    lines = []
+    if trashed:
+        critical = sum(m.critical for m in trashed)
+        refs = sum(m.reference_count for m in trashed)
+        lines.append(
+            f"Move {_count(len(trashed), 'memory', 'memories')} to the trash: "
+            f"{critical} critical, referenced {_count(refs, 'time', 'times')} in total."
+        )
+    if promoted:
+        lines.append(f"Promote {promoted} to long-term memory.")
+    escalations = []
+    if raised:
+        escalations.append(f"raise {raised} to high importance")
+    if marked:
+        escalations.append(f"mark {marked} critical")
+    if escalations:
+        text = "; ".join(escalations)
+        lines.append(text[0].upper() + text[1:] + ".")
+    if completed:
+        n = len(completed)
+        where = "its folder moves" if n == 1 else "their folders move"
+        lines.append(f"Complete {_count(n, 'task', 'tasks')} ({where} to work experience).")
+    if applied_to:
+        n = sum(op.action == "project-fields" for op in ops)
+        update = _count(n, "pending project update", "pending project updates")
+        lines.append(f"Apply {update} to the current-tasks index.")
+    if dismissed:
+        update = _count(dismissed, "pending project update", "pending project updates")
+        files = "its file goes" if dismissed == 1 else "their files go"
+        lines.append(f"Dismiss {update} ({files} to the trash).")
+    if other:
+        lines.append(f"And {_count(other, 'other file operation', 'other file operations')}.")
+    return lines
+
+
+def _escalation(values: Mapping[str, Any]) -> bool:
+    """Only raising importance to high and marking critical are escalations."""
+    return bool(values) and all(
+        (key == "importance" and value == "high") or (key == "critical" and value is True)
+        for key, value in values.items()
+    )
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """One key of a project's current-tasks index entry, as it is and as an update proposes."""
+
+    key: str
+    current: Any
+    """None when the entry, the key or a readable index is missing."""
+    proposed: Any
+
+
+def index_changes(store: Store, operation: Operation) -> tuple[FieldChange, ...]:
+    """What a `project-fields` operation would change in the current-tasks index entry."""
+    try:
+        data = json.loads(store.safe_path(TASKS_INDEX).read_bytes())
+    except (OSError, ValueError):
+        data = {}
+    entry = find_entry(data, operation.target or "") if isinstance(data, dict) else None
+    return tuple(
+        FieldChange(key, (entry or {}).get(key), value) for key, value in operation.values.items()
+    )

@@ -1,0 +1,229 @@
+"""The bootstrap preview's rows: the plan's sections in load order, the budget line, reasons."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from ..core.bootstrap import (
+    FREQUENT_REFERENCES,
+    RECENT_DAYS,
+    BootstrapPlan,
+    NearMiss,
+    OnDemand,
+    PlanItem,
+    Tier,
+)
+from ..core.bootstrap_markdown import HEADINGS
+from .widgets.memory_table import Column, TableRow
+
+BAR_WIDTH = 16
+WIDE_LIST = 64
+"""A list this wide or wider has room for the reason column; narrower, the side panel says it."""
+
+TIER_HELP = {
+    Tier.CRITICAL: "Memories marked critical: true, short-term then long-term: read every session.",
+    Tier.FREQUENT: (
+        f"Short-term memories referenced {FREQUENT_REFERENCES} times or more, the most "
+        "referenced first."
+    ),
+    Tier.PROJECT: (
+        "The current project's status.md, then its memories (high importance first), then the "
+        "other active projects' status files. Pending project updates are mentioned in the notes."
+    ),
+    Tier.RECENT_HIGH: f"High-importance short-term memories from the last {RECENT_DAYS} days.",
+    Tier.RUNBOOK: (
+        "Procedural runbooks whose trigger signals match the repo, paths and keywords above; "
+        "a matching negative signal vetoes one."
+    ),
+}
+LIST_HEADINGS = {
+    Tier.CRITICAL: "Critical",
+    Tier.FREQUENT: "Frequently referenced",
+    Tier.PROJECT: "Current project",
+    Tier.RECENT_HIGH: "Recent high importance",
+    Tier.RUNBOOK: "Runbooks",
+}
+"""Short enough for the title column; HEADINGS (the Markdown's) say more."""
+ON_DEMAND = ("Long-term, on demand", "Long-term memories not loaded at start: read when needed.")
+NEAR_MISSES = ("Near misses", "Memories that just missed a tier, each with why it is out.")
+NOTES = ("Notes", "What the assistant is told at start besides the files.")
+
+
+def split_signals(text: str) -> tuple[str, ...]:
+    """`a, b ,, c` -> ("a", "b", "c"): comma-separated, blanks dropped."""
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+def budget_bar(result: BootstrapPlan, budget: int) -> Text:
+    """One line: a bar of the tokens loaded against the budget, and the figures in words."""
+    total = result.total_tokens
+    filled = min(BAR_WIDTH, round(BAR_WIDTH * total / budget))
+    over = total > budget
+    line = Text("Budget ", style="bold")
+    line.append("█" * filled, style="red" if over else "green")
+    line.append("░" * (BAR_WIDTH - filled), style="dim")
+    files = len(result.items)
+    line.append(f"  {total:,} / {budget:,} tokens · {files} file{'s' * (files != 1)} · ")
+    if over:
+        cut = next(i for i, item in enumerate(result.items) if item.running_tokens > budget)
+        line.append(f"{total - budget:,} over", style="bold red")
+        line.append(f", runs out at item {cut + 1}")
+    else:
+        line.append(f"{budget - total:,} to spare")
+    if result.project:
+        line.append(" · project ", style="dim")
+        line.append(result.project)
+    return line
+
+
+# --- rows ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Heading:
+    title: str
+    help: str
+    detail: str
+    tokens: int | None
+
+
+@dataclass(frozen=True)
+class BudgetLine:
+    budget: int
+
+
+@dataclass(frozen=True)
+class Note:
+    text: str
+
+
+Entry = Heading | BudgetLine | PlanItem | NearMiss | OnDemand | Note
+
+WIDE_COLUMNS = (
+    Column("", 2),
+    Column("Title"),
+    Column("Why", 22),
+    Column("Tokens", 6, "right"),
+    Column("Total", 6, "right"),
+)
+NARROW_COLUMNS = (
+    Column("", 2),
+    Column("Title"),
+    Column("Tokens", 6, "right"),
+    Column("Total", 6, "right"),
+)
+
+
+def _count(count: int, what: str = "file") -> str:
+    return f"{count} {what}{'s' * (count != 1)}" if count else "none"
+
+
+def entries(result: BootstrapPlan, budget: int, near_tokens: dict[str, int]) -> list[Entry]:
+    """Every row of the list, in load order: tiers, on demand, near misses, notes."""
+    out: list[Entry] = []
+    for tier, heading in LIST_HEADINGS.items():
+        items = [item for item in result.items if item.tier is tier]
+        detail = _count(len(items))
+        tokens = sum(item.tokens for item in items)
+        out.append(Heading(heading, TIER_HELP[tier], detail, tokens))
+        for item in items:
+            if item.running_tokens > budget and item.running_tokens - item.tokens <= budget:
+                out.append(BudgetLine(budget))
+            out.append(item)
+    on_demand = sum(m.tokens for m in result.on_demand)
+    out.append(Heading(*ON_DEMAND, _count(len(result.on_demand)), on_demand))
+    out.extend(result.on_demand)
+    near = sum(near_tokens.get(m.path, 0) for m in result.near_misses)
+    out.append(Heading(*NEAR_MISSES, _count(len(result.near_misses)) + " · not loaded", near))
+    out.extend(result.near_misses)
+    if result.notes:
+        out.append(Heading(*NOTES, _count(len(result.notes), "note"), None))
+        out.extend(Note(note) for note in result.notes)
+    return out
+
+
+def short_reason(item: PlanItem, project: str | None) -> str:
+    """The reason without the project's name where the heading above already says it."""
+    if item.tier is Tier.PROJECT and project:
+        return item.reason.removeprefix(f"project {project}, ")
+    return item.reason
+
+
+def entry_key(entry: Entry, index: int) -> str:
+    """A memory's path; rows that are not memories get keys no path can have (`#...`)."""
+    if isinstance(entry, PlanItem | NearMiss | OnDemand):
+        return entry.path
+    if isinstance(entry, Heading):
+        return f"#heading:{entry.title}"
+    return f"#{type(entry).__name__.lower()}:{index}"
+
+
+def entry_row(
+    entry: Entry,
+    key: str,
+    result: BootstrapPlan,
+    budget: int,
+    near_tokens: dict[str, int],
+    wide: bool,
+) -> TableRow:
+    """The cells of one row; user text (titles, reasons) goes in as Text, never markup."""
+    mark, title, why, tokens, total = Text(""), Text(""), Text(""), Text(""), Text("")
+    if isinstance(entry, Heading):
+        title = Text(entry.title.upper(), style="bold")
+        why = Text(entry.detail, style="dim")
+        if not wide:
+            title.append(f"  {entry.detail}", style="dim")
+        tokens = Text(f"{entry.tokens:,}", style="bold") if entry.tokens else Text("")
+    elif isinstance(entry, BudgetLine):
+        title = Text(f"── the budget of {entry.budget:,} tokens runs out here ──", style="bold red")
+    elif isinstance(entry, PlanItem):
+        over = entry.running_tokens > budget
+        mark = Text("✗", style="bold red") if over else Text("")
+        title = Text(entry.title, style="dim" if over else "")
+        why = Text(short_reason(entry, result.project), style="dim" if over else "")
+        tokens = Text(f"{entry.tokens:,}")
+        total = Text(f"{entry.running_tokens:,}", style="bold red" if over else "")
+    elif isinstance(entry, NearMiss):
+        mark = Text("·", style="yellow")
+        title, why = Text(entry.title), Text(entry.reason, style="yellow")
+        tokens = Text(f"{near_tokens.get(entry.path, 0):,}", style="dim")
+    elif isinstance(entry, OnDemand):
+        title, why = Text(entry.title), Text("when needed", style="dim")
+        tokens = Text(f"{entry.tokens:,}", style="dim")
+    else:
+        title = Text(entry.text, style="italic")
+    cells = (mark, title, why, tokens, total) if wide else (mark, title, tokens, total)
+    return TableRow(key, cells)
+
+
+def _ordinal(number: int) -> str:
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
+
+
+def why_text(entry: Entry, result: BootstrapPlan, budget: int, near_tokens: dict[str, int]) -> Text:
+    """What the side panel says about a memory's place in the plan."""
+    if isinstance(entry, PlanItem):
+        position = result.items.index(entry) + 1
+        text = Text(f"Loads {_ordinal(position)} of {len(result.items)}", style="bold")
+        text.append(f" · {HEADINGS[entry.tier]}\n")
+        text.append(entry.reason)
+        text.append(
+            f"\n{entry.tokens:,} tokens ({entry.lines} lines); "
+            f"{entry.running_tokens:,} in all so far"
+        )
+        if entry.running_tokens > budget:
+            text.append(f"\nPast the budget of {budget:,} tokens", style="bold red")
+        return text
+    if isinstance(entry, NearMiss):
+        text = Text("Not loaded", style="bold")
+        text.append(f" · {entry.reason}\n{near_tokens.get(entry.path, 0):,} tokens if it were")
+        return text
+    assert isinstance(entry, OnDemand)
+    text = Text("On demand", style="bold")
+    text.append(f" · long-term, read when a session needs it\n{entry.tokens:,} tokens")
+    return text

@@ -1,0 +1,395 @@
+"""The bootstrap preview: what the assistant loads at session start, for the signals typed in.
+
+The plan is the core's (core/bootstrap.py); this screen asks for it again whenever the signals or
+the tree change, in a worker, since a tree of 10,000 memories takes tens of milliseconds to plan.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import Footer, Input, Label, Select, Static
+
+from ...core.atomic import StoreError, digest_of
+from ...core.bootstrap import (
+    BootstrapPlan,
+    NearMiss,
+    OnDemand,
+    PlanItem,
+    Signals,
+    UnknownProject,
+    active_projects,
+    estimate_tokens,
+    plan,
+)
+from ...core.bootstrap_markdown import render
+from ...core.model import Tree
+from ..bootstrap_rows import (
+    NARROW_COLUMNS,
+    WIDE_COLUMNS,
+    WIDE_LIST,
+    BudgetLine,
+    Entry,
+    Heading,
+    Note,
+    budget_bar,
+    entries,
+    entry_key,
+    entry_row,
+    split_signals,
+    why_text,
+)
+from ..widgets.memory_table import LazyRows, MemoryTable
+from ..widgets.preview import Preview
+from .confirm import ConfirmScreen
+from .export import ExportScreen, ExportTarget, save_export
+from .live_screen import LiveScreen
+
+DEBOUNCE = 0.15
+"""Seconds of quiet typing before the plan is asked for again."""
+
+
+# --- messages ------------------------------------------------------------------------------------
+
+
+class PlanReady(Message):
+    """A plan for request `number`; stale when a newer request was made since."""
+
+    def __init__(self, number: int, result: BootstrapPlan | None, error: str = "") -> None:
+        super().__init__()
+        self.number = number
+        self.result = result
+        self.error = error
+
+
+# --- the screen ----------------------------------------------------------------------------------
+
+
+class BootstrapScreen(LiveScreen):
+    """The plan in load order against the budget, the signals that shape it, and a preview."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="bootstrap.close"),
+        Binding("c", "toggle_critical", "Critical", id="bootstrap.toggle_critical"),
+        Binding(
+            "plus,equals_sign",
+            "step_importance(1)",
+            "Raise importance",
+            key_display="+",
+            id="bootstrap.raise_importance",
+        ),
+        Binding(
+            "minus",
+            "step_importance(-1)",
+            "Lower importance",
+            key_display="-",
+            id="bootstrap.lower_importance",
+        ),
+        Binding("x", "export", "Export", id="bootstrap.export"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.result: BootstrapPlan | None = None
+        """The plan on show."""
+        self._asked = 0
+        self._shown = 0
+        self._timer: Timer | None = None
+        self._entries: list[Entry] = []
+        self._near_tokens: dict[str, int] = {}
+        self._projects: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="bootstrap-signals"):
+            yield Label("Project", classes="bootstrap-label")
+            yield Select[str]([], prompt="none chosen", compact=True, id="bootstrap-project")
+            for name, hint in (
+                ("repo", "tidewater/infra"),
+                ("paths", "a/b.py, tests/"),
+                ("keywords", "comma-separated"),
+            ):
+                yield Label(name.capitalize(), classes="bootstrap-label")
+                yield Input(placeholder=hint, compact=True, id=f"bootstrap-{name}")
+        yield Static(id="bootstrap-budget")
+        with Horizontal(id="bootstrap-panes"):
+            yield MemoryTable(WIDE_COLUMNS, id="bootstrap-plan")
+            with Vertical(id="bootstrap-side"):
+                yield Static(id="bootstrap-why")
+                yield Preview(id="bootstrap-preview")
+        yield Footer()
+
+    @property
+    def table(self) -> MemoryTable:
+        return self.query_one("#bootstrap-plan", MemoryTable)
+
+    @property
+    def budget(self) -> int:
+        return self.app.settings.bootstrap_budget
+
+    def on_mount(self) -> None:
+        self.table.empty_message = "Working out the plan…"
+        self._update_projects()
+        self.table.focus()
+        self.ask()
+
+    # --- signals ---------------------------------------------------------------------------------
+
+    def signals(self) -> Signals:
+        """What the inputs say now."""
+        project = self.query_one("#bootstrap-project", Select).value
+        return Signals(
+            project=project if isinstance(project, str) else None,
+            repos=split_signals(self.query_one("#bootstrap-repo", Input).value),
+            paths=split_signals(self.query_one("#bootstrap-paths", Input).value),
+            keywords=split_signals(self.query_one("#bootstrap-keywords", Input).value),
+        )
+
+    def _update_projects(self) -> None:
+        """Offer the active projects; keep the one chosen while it is still active."""
+        names = active_projects(self.app.curator.tree)
+        if names == self._projects:
+            return
+        self._projects = names
+        select = self.query_one("#bootstrap-project", Select)
+        chosen = select.value
+        with select.prevent(Select.Changed):
+            select.set_options([(Text(name), name) for name in names])
+            if chosen in names:
+                select.value = chosen
+
+    @on(Input.Changed)
+    def _typed(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(DEBOUNCE, self.ask)
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.table.focus()
+
+    @on(Select.Changed, "#bootstrap-project")
+    def _project_chosen(self) -> None:
+        self.ask()
+
+    # --- the plan --------------------------------------------------------------------------------
+
+    def ask(self) -> None:
+        """Ask for the plan again with the signals on screen and the newest tree."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self._asked += 1
+        curator = self.app.curator
+        self._make_plan(self._asked, curator.tree, self.signals(), curator.store.today())
+
+    @work(thread=True, group="bootstrap-plan")
+    def _make_plan(self, number: int, tree: Tree, signals: Signals, today: dt.date) -> None:
+        try:
+            result = plan(tree, signals, today, self.budget)
+        except UnknownProject as error:
+            self.post_message(PlanReady(number, None, str(error)))
+            return
+        self.post_message(PlanReady(number, result))
+
+    @property
+    def pending(self) -> bool:
+        """True while typing is waited out or a plan asked for is not on screen yet."""
+        return self._timer is not None or self._shown != self._asked
+
+    @on(PlanReady)
+    def _plan_ready(self, message: PlanReady) -> None:
+        if message.number != self._asked:
+            return
+        self._shown = message.number
+        if message.result is None:
+            # The chosen project stopped being a current task (completed, renamed) meanwhile.
+            self.notify(
+                message.error,
+                title="Bootstrap preview",
+                severity="warning",
+                timeout=6,
+                markup=False,
+            )
+            self.query_one("#bootstrap-project", Select).clear()
+            return
+        self.show_plan(message.result)
+
+    def show_plan(self, result: BootstrapPlan) -> None:
+        """Show a plan: the bar, then every row, the selection kept on the same memory."""
+        self.result = result
+        budget = self.budget
+        self.query_one("#bootstrap-budget", Static).update(budget_bar(result, budget))
+        memories = self.app.curator
+        self._near_tokens = {
+            m.path: estimate_tokens(memory.chars)
+            for m in result.near_misses
+            if (memory := memories.get(m.path)) is not None
+        }
+        self._entries = entries(result, budget, self._near_tokens)
+        self._fill_table()
+
+    def _fill_table(self, select: str | None = None) -> None:
+        table = self.table
+        wide = table.size.width >= WIDE_LIST or not table.size.width
+        keys = [entry_key(entry, i) for i, entry in enumerate(self._entries)]
+        budget, near, result = self.budget, self._near_tokens, self.result
+        assert result is not None
+        rows = LazyRows(
+            keys, lambda i: entry_row(self._entries[i], keys[i], result, budget, near, wide)
+        )
+        before = select or table.selected_key
+        if before is None or before not in set(keys):
+            before = next((k for k in keys if not k.startswith("#")), None)
+        table.set_rows(rows, WIDE_COLUMNS if wide else NARROW_COLUMNS, select=before)
+        self.call_later(self._show_selected)
+
+    def on_resize(self) -> None:
+        if self._entries:
+            self._fill_table()
+
+    def tree_changed(self, changed: tuple[str, ...]) -> None:
+        self._update_projects()
+        self.ask()
+
+    # --- the selection ---------------------------------------------------------------------------
+
+    @on(MemoryTable.Highlighted, "#bootstrap-plan")
+    async def _highlighted(self) -> None:
+        await self._show_selected()
+
+    def _selected_entry(self) -> Entry | None:
+        table = self.table
+        if not self._entries or table.selected_key is None:
+            return None
+        return self._entries[table.cursor]
+
+    async def _show_selected(self) -> None:
+        entry = self._selected_entry()
+        why = self.query_one("#bootstrap-why", Static)
+        preview = self.query_one("#bootstrap-preview", Preview)
+        memory = (
+            self.app.curator.get(entry.path)
+            if isinstance(entry, PlanItem | NearMiss | OnDemand)
+            else None
+        )
+        if entry is None or self.result is None:
+            why.display = False
+            preview.show_message("Bootstrap preview", "Working out the plan…")
+            return
+        if memory is None:
+            why.display = False
+            title, text = _describe(entry)
+            preview.show_message(title, text)
+            return
+        why.update(why_text(entry, self.result, self.budget, self._near_tokens))
+        why.display = True
+        await preview.show_memory(memory)
+
+    def _selected_path(self) -> str | None:
+        key = self.table.selected_key
+        if key is None or key.startswith("#"):
+            self.notify("Select a memory first", severity="warning", timeout=3)
+            return None
+        return key
+
+    def action_toggle_critical(self) -> None:
+        if (path := self._selected_path()) is not None:
+            self.app.toggle_critical_of(path)
+
+    def action_step_importance(self, step: int) -> None:
+        if (path := self._selected_path()) is not None:
+            self.app.step_importance_of(path, step)
+
+    def action_close(self) -> None:
+        if isinstance(self.focused, Input):
+            self.table.focus()  # Esc leaves a field first, so a second Esc is needed to close
+            return
+        self.dismiss(None)
+
+    # --- export ----------------------------------------------------------------------------------
+
+    def action_export(self) -> None:
+        if self.result is None:
+            self.notify("The plan is still being worked out", timeout=3)
+            return
+        markdown = render(self.result, self.budget)
+        self.app.push_screen(
+            ExportScreen(Path.cwd()), lambda target: self._export(target, markdown)
+        )
+
+    def _export(self, target: ExportTarget | None, markdown: str) -> None:
+        if target is None:
+            return
+        if target.path is None:
+            self.app.copy_to_clipboard(markdown)
+            self.notify(
+                "Bootstrap plan copied to the clipboard (where the terminal allows it)", timeout=4
+            )
+            return
+        path = target.path
+        data = markdown.encode("utf-8")
+        if not os.path.lexists(path):
+            self._save(path, data, None)
+            return
+        if path.is_dir():
+            self.notify(
+                f"{path} is a folder; name a file",
+                title="Nothing was written",
+                severity="error",
+                timeout=8,
+                markup=False,
+            )
+            return
+        expected = digest_of(path)
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self._save(path, data, expected)
+
+        self.app.push_screen(
+            ConfirmScreen(
+                f"Replace {path.name}?",
+                [str(path), "The file is there already; the plan would replace what it holds."],
+                "Replace",
+                danger=True,
+            ),
+            confirmed,
+        )
+
+    def _save(self, path: Path, data: bytes, expected: str | None) -> None:
+        try:
+            save_export(path, data, expected)
+        except (StoreError, OSError) as error:
+            self.notify(
+                f"cannot write {path}: {error}",
+                title="Nothing was written",
+                severity="error",
+                timeout=8,
+                markup=False,
+            )
+            return
+        self.notify(f"Bootstrap plan saved to {path}", timeout=4, markup=False)
+
+
+def _describe(entry: Entry) -> tuple[str, str]:
+    """The side panel's title and text for a row that is not a memory."""
+    if isinstance(entry, Heading):
+        return entry.title, entry.help
+    if isinstance(entry, BudgetLine):
+        return (
+            "Budget",
+            f"Everything below this line is past the budget of {entry.budget:,} tokens "
+            "(`[bootstrap] budget` in the settings file).",
+        )
+    if isinstance(entry, Note):
+        return "Note", entry.text
+    return "Gone", "This file is no longer in the tree."

@@ -1,0 +1,532 @@
+"""The review screen (`p`): every curation rule's candidates, picked into one batch, applied as one
+change after a confirmation that says in words what will happen."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import ContentSwitcher, Footer, Static, Tabs
+from textual.worker import get_current_worker
+
+from ...commands.curate import MERGE_COMMAND
+from ...core import impact, lifecycle
+from ...core.impact import FieldChange
+from ...core.lifecycle import Candidate, Proposal
+from ...core.model import Kind, Memory, Tree
+from ..rows import marker, short_path
+from ..widgets.counted_tabs import CountedTab, CountedTabs
+from ..widgets.memory_table import Column, LazyRows, MemoryTable, TableRow
+from ..widgets.preview import Preview, format_value
+from .confirm import ConfirmScreen
+from .live_screen import LiveScreen
+
+if TYPE_CHECKING:
+    from ..app import SamanthaApp
+
+SESSIONS = "sessions"
+"""The read-only section: not a rule of the core, the subconscious sessions awaiting merge."""
+WIDE = 110
+"""From this terminal width the tabs carry their long labels and the reasons more room."""
+
+
+@dataclass(frozen=True)
+class Section:
+    rule: str
+    """The core proposal's name (or SESSIONS)."""
+    key: str
+    label: str
+    short: str
+    about: str
+    empty: str
+
+    @property
+    def tab_id(self) -> str:
+        return f"review-tab-{self.key}"
+
+    @property
+    def table_id(self) -> str:
+        return f"review-table-{self.key}"
+
+
+SECTIONS = (
+    Section(
+        "prune",
+        "prune",
+        "Prune",
+        "Prune",
+        "Stale short-term memories; they go to the trash.",
+        "Nothing to prune: no low-importance note is past 30 days, none past 90 is idle.",
+    ),
+    Section(
+        "promote",
+        "promote",
+        "Promote",
+        "Promote",
+        "Lasting short-term memories; copied to long-term, dated today.",
+        "Nothing to promote: no short-term memory is referenced 5+ times or foundational.",
+    ),
+    Section(
+        "escalate",
+        "escalate",
+        "Escalate",
+        "Escalate",
+        "Often referenced: raised to high; 10+ references marked critical.",
+        "Nothing to escalate: no memory referenced 3+ times is below high importance.",
+    ),
+    Section(
+        "dedupe",
+        "dedupe",
+        "Duplicates",
+        "Dupes",
+        "Merge copies and near-identical notes; the poorer goes to the trash.",
+        "No duplicates: no merge copies and no near-identical notes.",
+    ),
+    Section(
+        "complete",
+        "complete",
+        "Complete tasks",
+        "Tasks",
+        "Tasks whose status.md says completed; the folder moves to work experience.",
+        "No task to complete: no current task's status.md says completed.",
+    ),
+    Section(
+        "apply updates",
+        "updates",
+        "Pending updates",
+        "Updates",
+        "Proposed project status; written to the current-tasks index.",
+        "No pending project updates.",
+    ),
+    Section(
+        SESSIONS,
+        "sessions",
+        "Awaiting merge",
+        "Merge",
+        f"Read-only: `{MERGE_COMMAND}` brings these in.",
+        "No sessions awaiting merge.",
+    ),
+)
+
+
+def columns_for(width: int) -> tuple[Column, ...]:
+    """The candidate columns; the reason gets more room on a wide terminal."""
+    return (Column("", 1), Column("Title"), Column("Why", 34 if width >= WIDE else 22))
+
+
+@dataclass(frozen=True)
+class Review:
+    """What the screen shows, computed off the UI thread from one tree."""
+
+    tree: Tree
+    proposals: Mapping[str, Proposal]
+    kept: Mapping[str, Memory]
+    """Duplicates: the path of the memory that would go -> the one kept."""
+    index_values: Mapping[str, tuple[FieldChange, ...]]
+    """Pending updates: the update file -> the index fields it changes."""
+
+    def candidate(self, rule: str, path: str) -> Candidate | None:
+        proposal = self.proposals.get(rule)
+        if proposal is None:
+            return None
+        return next((c for c in proposal.candidates if c.path == path), None)
+
+
+class Reviewed(Message):
+    """The proposals for the newest tree are ready."""
+
+    def __init__(self, review: Review) -> None:
+        super().__init__()
+        self.review = review
+
+
+class ReviewTable(MemoryTable):
+    """One section's candidates; a read-only section takes no marks."""
+
+    def __init__(self, *, read_only: bool, id: str) -> None:
+        super().__init__(columns_for(0), id=id)
+        self.read_only = read_only
+
+    def toggle_all(self) -> None:
+        """Mark every row, or none when every row is marked already."""
+        if not self.read_only:
+            self.toggle_all_marks()
+
+    def action_toggle_mark(self) -> None:
+        if self.read_only:
+            self.notify(
+                f"Sessions are only shown here: `{MERGE_COMMAND}` brings them in",
+                severity="warning",
+                timeout=4,
+            )
+            return
+        super().action_toggle_mark()
+
+
+class ReviewScreen(LiveScreen):
+    """One tab per curation rule; marked candidates of every tab make one batch."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="review.close"),
+        Binding("a", "select_all", "All in section", id="review.all"),
+        Binding("enter,A", "apply", "Apply", key_display="Enter", id="review.apply"),
+        Binding("right,l", "next_section", "Next section", show=False, id="review.next"),
+        Binding("left,h", "previous_section", "Previous section", show=False, id="review.previous"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.review: Review | None = None
+        self.section = SECTIONS[0]
+
+    @property
+    def _app(self) -> SamanthaApp:
+        return cast("SamanthaApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield CountedTabs(*(CountedTab(s.label, id=s.tab_id) for s in SECTIONS), id="review-tabs")
+        with Horizontal(id="review-panes"):
+            with Vertical(id="review-list-pane"):
+                yield Static(id="review-about")
+                with ContentSwitcher(initial=SECTIONS[0].table_id, id="review-switcher"):
+                    for section in SECTIONS:
+                        yield ReviewTable(read_only=section.rule == SESSIONS, id=section.table_id)
+                yield Static(id="review-batch")
+            with VerticalScroll(id="review-side"):
+                yield Static(id="review-note")
+                yield Static(id="review-diff")
+                yield Preview(id="review-preview")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        for section in SECTIONS:
+            self.table(section).empty_message = "Reviewing the tree…"
+        self.query_one("#review-diff").display = False
+        self.query_one("#review-preview").display = False
+        self._show_about()
+        self._show_batch()
+        self.table().focus()
+        self.recompute()
+
+    def on_resize(self) -> None:
+        columns = columns_for(self.size.width)
+        for section in SECTIONS:
+            self.table(section).columns = columns
+            self.table(section).refresh()
+        self._label_tabs()
+
+    def table(self, section: Section | None = None) -> ReviewTable:
+        return self.query_one(f"#{(section or self.section).table_id}", ReviewTable)
+
+    # --- data ------------------------------------------------------------------------------------
+
+    def tree_changed(self, changed: tuple[str, ...]) -> None:
+        self.recompute()
+
+    @work(thread=True, exclusive=True, group="review")
+    def recompute(self) -> None:
+        """Run every rule over the newest tree (about half a second at 10,000 memories)."""
+        curator = self._app.curator
+        tree, today = curator.tree, curator.store.today()
+        proposals = {p.name: p for p in lifecycle.review(tree, today)}
+        pairs = {(drop.path, why): keep for keep, drop, why in lifecycle.duplicate_pairs(tree)}
+        kept = {c.path: pairs[(c.path, c.reason)] for c in proposals["dedupe"].candidates}
+        index_values = {
+            c.path: impact.index_changes(curator.store, op)
+            for c in proposals["apply updates"].candidates
+            for op in c.operations
+            if op.action == "project-fields"
+        }
+        if not get_current_worker().is_cancelled:
+            self.post_message(Reviewed(Review(tree, proposals, kept, index_values)))
+
+    @on(Reviewed)
+    async def _reviewed(self, message: Reviewed) -> None:
+        self.review = message.review
+        columns = columns_for(self.size.width)
+        for section in SECTIONS:
+            # Marks of candidates that are gone drop out here (set_rows keeps only known keys).
+            self.table(section).set_rows(self._rows(section), columns, empty_message=section.empty)
+        self._label_tabs()
+        self._show_batch()
+        await self._show_side()
+
+    def _rows(self, section: Section) -> LazyRows:
+        assert self.review is not None
+        if section.rule == SESSIONS:
+            files = [
+                (path, session.path)
+                for session in self.review.tree.awaiting_merge
+                for path in session.memory_files or (session.path,)
+            ]
+            return LazyRows([path for path, _ in files], lambda i: _session_row(*files[i]))
+        candidates = self.review.proposals[section.rule].candidates
+        return LazyRows(
+            [c.path for c in candidates], lambda i: self._candidate_row(section, candidates[i])
+        )
+
+    def _candidate_row(self, section: Section, candidate: Candidate) -> TableRow:
+        memory = self._memory_of(section, candidate)
+        mark = marker(memory) if memory is not None else Text("")
+        cells = (mark, Text(candidate.title), Text(candidate.reason, style="dim"))
+        return TableRow(candidate.path, cells)
+
+    def _memory_of(self, section: Section, candidate: Candidate) -> Memory | None:
+        """The memory a candidate is about: the file, a task's status.md, an update's project."""
+        curator = self._app.curator
+        if section.rule == "complete":
+            return curator.get(f"{candidate.path}/status.md")
+        if section.rule == "apply updates":
+            return curator.get(f"{Kind.CURRENT_TASKS.folder}/{candidate.title}/status.md")
+        return curator.get(candidate.path)
+
+    def picked(self) -> dict[str, list[str]]:
+        """The marked candidates, by rule."""
+        marked = {s.rule: self.table(s).marked_keys for s in SECTIONS if s.rule != SESSIONS}
+        return {rule: keys for rule, keys in marked.items() if keys}
+
+    # --- showing ---------------------------------------------------------------------------------
+
+    def _label_tabs(self) -> None:
+        narrow = self.size.width < WIDE
+        labels = {}
+        for section in SECTIONS:
+            name = section.short if narrow else section.label
+            table = self.table(section)
+            count = f"{len(table.marked_keys)}/{len(table.rows)}" if table.marked_keys else ""
+            labels[section.tab_id] = f"{name} {count or len(table.rows)}"
+        self.query_one("#review-tabs", CountedTabs).set_labels(labels)
+
+    def _show_about(self) -> None:
+        self.query_one("#review-about", Static).update(Text(self.section.about))
+
+    def _show_batch(self) -> None:
+        picked = self.picked()
+        total = sum(map(len, picked.values()))
+        if not total:
+            hint = "Space marks, a marks the whole section, Enter applies."
+            self.query_one("#review-batch", Static).update(Text(hint, style="dim"))
+            return
+        parts = ", ".join(
+            f"{s.short.lower()} {len(picked[s.rule])}" for s in SECTIONS if s.rule in picked
+        )
+        text = Text.assemble(("Batch: ", "bold"), parts, ("  ·  Enter applies", "dim"))
+        self.query_one("#review-batch", Static).update(text)
+
+    async def _show_side(self) -> None:
+        note = self.query_one("#review-note", Static)
+        diff = self.query_one("#review-diff", Static)
+        preview = self.query_one("#review-preview", Preview)
+        key = self.table().selected_key
+        diff.display = False
+        if self.review is None or key is None:
+            preview.display = False
+            empty = self.section.empty if self.review is not None else "Reviewing the tree…"
+            note.update(Text(empty, style="italic"))
+            return
+        if self.section.rule == SESSIONS:
+            preview.display = False
+            note.update(self._session_note(key))
+            return
+        candidate = self.review.candidate(self.section.rule, key)
+        if candidate is None:
+            return
+        note.update(self._note(candidate))
+        kept = self.review.kept.get(key)
+        memory = self._memory_of(self.section, candidate)
+        if self.section.rule == "dedupe" and kept is not None and memory is not None:
+            preview.display = False
+            diff.update(side_by_side(kept, memory))
+            diff.display = True
+            return
+        preview.display = memory is not None
+        if memory is not None:
+            await preview.show_memory(memory)
+
+    def _note(self, candidate: Candidate) -> RenderableType:
+        assert self.review is not None
+        rule = self.section.rule
+        parts: list[RenderableType] = []
+        if rule in ("dedupe", "apply updates"):
+            # The preview below names the others; these show a diff or a project's status instead.
+            parts.append(
+                Text.assemble((candidate.title, "bold"), (f"\n{short_path(candidate.path)}", "dim"))
+            )
+        if rule != "apply updates":  # its reason only sums up the changes shown below
+            parts.append(Text.assemble(("Why: ", "bold"), candidate.reason))
+        for op in candidate.operations:
+            if rule == "prune" or (rule == "dedupe" and op.action == "trash"):
+                parts.append(Text("Goes to .ai/.trash/; u brings it back."))
+            elif rule == "promote" and op.action == "copy":
+                date = format_value(op.values.get("date"))
+                line = Text.assemble(("New file: ", "bold"), short_path(op.target or ""))
+                line.append_text(Text.assemble(("\nDated: ", "bold"), date))
+                line.append("\nThe short-term file goes to the trash.")
+                parts.append(line)
+            elif rule == "escalate":
+                parts.append(Text.assemble(("Sets ", "bold"), _fields(op.values)))
+            elif rule == "complete" and op.action == "move":
+                line = Text.assemble(("Folder moves to ", "bold"), short_path(op.target or ""))
+                parts.append(line)
+            elif rule == "complete" and op.action == "edit":
+                parts.append(Text.assemble(("status.md gets ", "bold"), _fields(op.values)))
+        kept = self.review.kept.get(candidate.path)
+        if rule == "dedupe" and kept is not None:
+            refs = f"{kept.reference_count} references, {len(kept.topics)} topics"
+            parts.append(Text.assemble(("Keeps ", "bold"), kept.name, (f" ({refs})", "dim")))
+        if rule == "apply updates":
+            parts.extend(self._update_note(candidate))
+        return Group(*_spaced(parts))
+
+    def _update_note(self, candidate: Candidate) -> list[RenderableType]:
+        assert self.review is not None
+        update = next(u for u in self.review.tree.pending_updates if u.path == candidate.path)
+        lines = Text()
+        for change in self.review.index_values.get(candidate.path, ()):
+            lines.append(f"{change.key}\n", style="bold")
+            now = "(not in the index)" if change.current is None else format_value(change.current)
+            lines.append("  now       ", style="dim")
+            lines.append(f"{now}\n")
+            lines.append("  proposed  ", style="dim")
+            same = change.current == change.proposed
+            lines.append(format_value(change.proposed), style="" if same else "bold green")
+            lines.append("  (unchanged)\n\n" if same else "\n\n", style="dim")
+        lines.rstrip()
+        about = Text(style="dim")
+        if update.session_date:
+            about.append(f"From the session of {update.session_date}")
+        if update.confidence is not None:
+            about.append(f", confidence {update.confidence:.0%}")
+        about.append(f"\n{update.reasoning}" if update.reasoning else "")
+        return [lines, about]
+
+    def _session_note(self, key: str) -> Text:
+        assert self.review is not None
+        session = next(
+            s for s in self.review.tree.awaiting_merge if key == s.path or key in s.memory_files
+        )
+        text = Text(f"Session {session.path.rsplit('/', 1)[-1]}", style="bold")
+        text.append(f"\n{session.path}", style="dim")
+        count = len(session.memory_files)
+        text.append(f"\n\nstatus: {session.status} · {count} memory file{'s' * (count != 1)}\n")
+        for path in session.memory_files:
+            text.append(f"\n  {path.rsplit('/', 1)[-1]}", style="bold" if path == key else "")
+        text.append("\n\nNot in short-term memory yet. ")
+        text.append(MERGE_COMMAND, style="bold")
+        text.append(" brings them in; this screen only shows them.")
+        return text
+
+    # --- events and actions ----------------------------------------------------------------------
+
+    @on(Tabs.TabActivated, "#review-tabs")
+    async def _tab_activated(self, message: Tabs.TabActivated) -> None:
+        if message.tab is None:
+            return
+        self.section = next(s for s in SECTIONS if s.tab_id == message.tab.id)
+        self.query_one("#review-switcher", ContentSwitcher).current = self.section.table_id
+        self.table().focus()
+        self._show_about()
+        await self._show_side()
+
+    @on(MemoryTable.Highlighted)
+    async def _highlighted(self, message: MemoryTable.Highlighted) -> None:
+        if message.table is self.table():
+            await self._show_side()
+
+    @on(MemoryTable.MarksChanged)
+    def _marks_changed(self) -> None:
+        self._label_tabs()
+        self._show_batch()
+
+    def action_close(self) -> None:
+        self.dismiss()
+
+    def action_select_all(self) -> None:
+        if self.section.rule == SESSIONS:
+            self.table().action_toggle_mark()  # says why nothing can be marked here
+            return
+        self.table().toggle_all()
+
+    def action_next_section(self) -> None:
+        self.query_one("#review-tabs", Tabs).action_next_tab()
+
+    def action_previous_section(self) -> None:
+        self.query_one("#review-tabs", Tabs).action_previous_tab()
+
+    def action_apply(self) -> None:
+        picked = self.picked()
+        if self.review is None or not picked:
+            self.notify(
+                "Nothing selected: Space marks a candidate, a marks a whole section",
+                severity="warning",
+                timeout=4,
+            )
+            return
+        plan = impact.combine(self.review.proposals.values(), picked)
+        lines = impact.describe(plan, self.review.tree)
+        lines += ["", "The indexes are regenerated afterwards; u undoes the whole batch."]
+        total = sum(map(len, picked.values()))
+        title = f"Apply {total} reviewed candidate{'s' * (total != 1)}?"
+        danger = any(op.action == "trash" for op in plan.operations)
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self._app.change(lambda: plan)
+
+        self.app.push_screen(ConfirmScreen(title, lines, "Apply", danger=danger), confirmed)
+
+
+def _session_row(path: str, session: str) -> TableRow:
+    name = path.rsplit("/", 1)[-1] if path != session else "(no memory files)"
+    cells = (Text(""), Text(name), Text(f"session {session.rsplit('/', 1)[-1]}", style="dim"))
+    return TableRow(path, cells)
+
+
+def _fields(values: Mapping[str, Any]) -> str:
+    return ", ".join(f"{key}: {format_value(value)}" for key, value in values.items())
+
+
+def _spaced(parts: list[RenderableType]) -> list[RenderableType]:
+    """A blank line between the parts of a note."""
+    spaced: list[RenderableType] = []
+    for part in parts:
+        if spaced:
+            spaced.append(Text(""))
+        spaced.append(part)
+    return spaced
+
+
+def side_by_side(kept: Memory, dropped: Memory) -> Table:
+    """The two bodies in two columns, line against line (difflib); lines that differ are marked
+    `-` on the kept side and `+` on the other, and coloured."""
+    left, right = kept.body.splitlines(), dropped.body.splitlines()
+    table = Table(box=None, expand=True, padding=(0, 1), show_edge=False)
+    # The note above names both files; the headers only say which side is which.
+    table.add_column(Text("kept"), ratio=1, overflow="fold")
+    table.add_column(Text("to the trash"), ratio=1, overflow="fold")
+    matcher = difflib.SequenceMatcher(None, left, right, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        lefts, rights = left[i1:i2], right[j1:j2]
+        for n in range(max(len(lefts), len(rights))):
+            table.add_row(
+                _diff_cell(lefts, n, tag, "-", "red"), _diff_cell(rights, n, tag, "+", "green")
+            )
+    return table
+
+
+def _diff_cell(lines: list[str], n: int, tag: str, sign: str, colour: str) -> Text:
+    if n >= len(lines):
+        return Text("")
+    if tag == "equal":
+        return Text(f"  {lines[n]}")
+    return Text(f"{sign} {lines[n]}", style=f"bold {colour}")

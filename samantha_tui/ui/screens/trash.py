@@ -1,0 +1,146 @@
+"""The trash (`t`): what deleting, pruning and deduping put in `.ai/.trash/`, newest first, and a
+key to put the selected item back where it came from."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
+
+from ...core import trash
+from ...core.edits import name_of
+from ...core.model import Kind
+from ...core.plan import Operation, Plan
+from ...core.scan import PENDING_DIR
+from ..widgets.memory_table import Column, MemoryTable, TableRow
+from ..widgets.preview import Preview
+from .live_screen import LiveScreen
+
+COLUMNS = (Column("Item"), Column("From", 15), Column("Trashed", 16))
+EMPTY = "The trash is empty."
+EMPTY_HELP = (
+    "Deleting a memory (d), a prune or a dedupe moves files here, to .ai/.trash/ inside the tree; "
+    "nothing is deleted outright. Whatever lands here can be put back where it came from with r."
+)
+
+
+def origin(path: str) -> str:
+    """Where an item came from, in a word: its kind, or `Pending update`."""
+    for kind in Kind:
+        if path.startswith(kind.folder + "/"):
+            rest = path.removeprefix(kind.folder + "/")
+            if kind is Kind.CURRENT_TASKS and rest.startswith(PENDING_DIR + "/"):
+                return "Pending update"
+            return kind.label
+    return path.rpartition("/")[0] or "(tree root)"
+
+
+def trash_row(entry: trash.TrashEntry) -> TableRow:
+    name = Text(name_of(entry.path) + ("/" if entry.is_folder else ""))
+    when = Text(entry.trashed_at.strftime("%Y-%m-%d %H:%M"), style="dim")
+    return TableRow(entry.id, (name, Text(origin(entry.path)), when))
+
+
+class TrashRead(Message):
+    """The trash's entries, read off the UI thread."""
+
+    def __init__(self, entries: list[trash.TrashEntry]) -> None:
+        super().__init__()
+        self.entries = entries
+
+
+class TrashScreen(LiveScreen):
+    """Lists the trash and restores from it; restoring never overwrites anything."""
+
+    BINDINGS = [
+        Binding("r,enter", "restore", "Restore", id="trash.restore"),
+        Binding("escape", "close", "Close", id="trash.close"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: list[trash.TrashEntry] = []
+        self._read = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="trash-head")
+        with Horizontal(id="trash-panes"):
+            with Vertical(id="trash-list-pane"):
+                yield MemoryTable(COLUMNS, id="trash-list")
+            yield Preview(id="trash-preview")
+        yield Footer()
+
+    @property
+    def table(self) -> MemoryTable:
+        return self.query_one("#trash-list", MemoryTable)
+
+    def on_mount(self) -> None:
+        self.table.empty_message = "Reading the trash…"
+        self.table.focus()
+        self._show_head()
+        self.read_trash()
+
+    def tree_changed(self, changed: tuple[str, ...]) -> None:
+        # A restore, an undo or a delete elsewhere: each changes what the trash holds.
+        self.read_trash()
+
+    @work(thread=True, exclusive=True, group="trash")
+    def read_trash(self) -> None:
+        entries = self.app.curator.store.trash_entries()
+        if not get_current_worker().is_cancelled:
+            self.post_message(TrashRead(entries))
+
+    @on(TrashRead)
+    async def _trash_read(self, message: TrashRead) -> None:
+        self.entries = message.entries
+        self._read = True
+        self._show_head()
+        self.table.set_rows(
+            [trash_row(entry) for entry in self.entries], empty_message=EMPTY, select=None
+        )
+        if not self.entries:
+            self.query_one(Preview).show_message(EMPTY, EMPTY_HELP)
+        else:
+            await self._show(self.table.selected_key)
+
+    def _show_head(self) -> None:
+        head = Text("Trash", style="bold")
+        if self._read:
+            count = len(self.entries)
+            head.append(f"  {count} item{'s' if count != 1 else ''} in {trash.TRASH_DIR}/")
+            head.append("  ·  r restores to where it came from, u undoes", style="dim")
+        self.query_one("#trash-head", Static).update(head)
+
+    @on(MemoryTable.Highlighted, "#trash-list")
+    async def _highlighted(self, message: MemoryTable.Highlighted) -> None:
+        await self._show(message.key)
+
+    async def _show(self, entry_id: str | None) -> None:
+        entry = self.entry(entry_id)
+        if entry is None:
+            return
+        preview = self.query_one(Preview)
+        seen = trash.peek(self.app.curator.store.root, entry, self.app.curator.store.today())
+        if seen.memory is not None:
+            await preview.show_memory(seen.memory)
+        else:
+            preview.show_message(seen.path, seen.text)
+
+    def entry(self, entry_id: str | None) -> trash.TrashEntry | None:
+        return next((e for e in self.entries if e.id == entry_id), None)
+
+    def action_restore(self) -> None:
+        entry = self.entry(self.table.selected_key)
+        if entry is None:
+            self.notify("The trash is empty: nothing to restore", timeout=3)
+            return
+        operation = Operation("restore", entry.path, "restored by you", target=entry.id)
+        self.app.change(lambda: Plan(f"restore {name_of(entry.path)}", (operation,)))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
