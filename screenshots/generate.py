@@ -27,7 +27,12 @@ SHOTS = (
     ("procedural", ("5",), SIZE),
     ("problems", ("7",), SIZE),
     ("help", ("question_mark",), SIZE),
+    ("bootstrap", ("b",), SIZE),
+    ("review", ("p", "right", "space", "down", "space"), SIZE),
+    ("stats", ("s",), SIZE),
     ("small", (), (80, 24)),
+    # Last: it deletes a memory from the copy of the demo every shot shares.
+    ("trash", ("d", "y", "t"), SIZE),
 )
 
 
