@@ -118,3 +118,13 @@ async def test_an_open_form_says_when_its_file_changed_and_keeps_the_input(watch
         assert (watched / A).read_text() == theirs.replace(
             "topics: [ci]\n", "topics: [ci]\nimportance: high\n"
         )
+
+
+async def test_an_index_edited_by_another_program_shows_as_drift(watched: Path) -> None:
+    app = SamanthaApp(watched, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        assert await until(pilot, lambda: "indexes ✓" in str(app.status_line.render()))
+        await pilot.pause(0.3)
+        index_md = watched / ST / "index.md"
+        index_md.write_bytes(index_md.read_bytes() + b"\nAdded by hand.\n")
+        assert await until(pilot, lambda: "drift" in str(app.status_line.render()))

@@ -7,6 +7,7 @@ import pytest
 from samantha_tui.core import edits
 from samantha_tui.core.atomic import ConflictError, StoreError
 from samantha_tui.core.curator import Curator
+from samantha_tui.core.model import Kind
 from samantha_tui.core.store import Store
 from tests.conftest import ST, TODAY
 
@@ -148,3 +149,17 @@ def test_without_automatic_indexes_a_change_leaves_them_to_regenerate(curator: C
     assert curator.drift().drifted
     assert curator.reindex()
     assert not curator.drift().drifted
+
+
+def test_the_app_own_index_writes_are_told_apart_from_another_programs(
+    curator: Curator,
+) -> None:
+    curator.drift()
+    assert curator.index_files_changed() == set()
+    curator.apply(edits.toggle_critical(curator.get(ONE)))
+    assert curator.index_files_changed() == set(), "the app wrote these itself"
+    index_md = curator.store.root / ST / "index.md"
+    index_md.write_bytes(index_md.read_bytes() + b"\nHand-written line.\n")
+    assert curator.index_files_changed() == {Kind.SHORT_TERM}
+    assert curator.drift([f"{ST}/x.md"]).drifted
+    assert curator.index_files_changed() == set(), "compared now: known"

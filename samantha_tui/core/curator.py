@@ -17,9 +17,14 @@ from . import edits
 from . import plan as plans
 from .atomic import StoreError, digest_bytes
 from .indexes import DriftReport, IndexUpdate, KindDrift, drift, kinds_affected, regenerate
+from .indexes.plan import INDEX_JSON, INDEX_MD
 from .model import Kind, Memory, Tree
 from .search import SearchIndex
 from .store import Store
+
+
+def _index_files(kind: Kind) -> tuple[str, str]:
+    return f"{kind.folder}/{INDEX_JSON}", f"{kind.folder}/{INDEX_MD}"
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,8 @@ class Curator:
         self._history: list[plans.Applied] = []
         self._drift: dict[Kind, KindDrift] = {}
         """The last drift found per kind; a change re-checks only the kinds it feeds."""
+        self._index_seen: dict[str, str | None] = {}
+        """Digest of each index file as the app last wrote or compared it (None: absent)."""
         self._lock = threading.RLock()
 
     # --- reading ---------------------------------------------------------------------------------
@@ -65,6 +72,7 @@ class Curator:
             self._by_path = {m.path: m for m in tree.memories}
             self.search_index = None
             self._drift = {}
+            self._index_seen = {}
             return tree
 
     def build_search(self) -> SearchIndex:
@@ -92,6 +100,7 @@ class Curator:
             found = drift(self.store.tree, self.store.root, self.store.today(), kinds)
             for kind_drift in found.kinds:
                 self._drift[kind_drift.kind] = kind_drift
+            self._remember_indexes(kinds)
             return DriftReport(tuple(self._drift[k] for k in Kind if k in self._drift))
 
     # --- changing --------------------------------------------------------------------------------
@@ -152,7 +161,34 @@ class Curator:
             kinds: set[Kind] | None = None if paths is None else kinds_affected(paths)
             if kinds is not None and not kinds:
                 return []
-            return regenerate(self.store, kinds)
+            updates = regenerate(self.store, kinds)
+            self._remember_indexes(kinds)
+            return updates
+
+    def index_files_changed(self) -> set[Kind]:
+        """The kinds whose index files differ from what the app last wrote or compared.
+
+        The watcher reports the app's own index writes too; re-checking drift for those would
+        cost half a second at 10,000 memories and find nothing new.
+        """
+        with self._lock:
+            return {kind for kind in Kind if self._index_digests(kind) != self._seen(kind)}
+
+    def _seen(self, kind: Kind) -> dict[str, str | None]:
+        return {rel: self._index_seen.get(rel) for rel in _index_files(kind)}
+
+    def _index_digests(self, kind: Kind) -> dict[str, str | None]:
+        found: dict[str, str | None] = {}
+        for rel in _index_files(kind):
+            try:
+                found[rel] = digest_bytes((self.store.root / rel).read_bytes())
+            except OSError:
+                found[rel] = None
+        return found
+
+    def _remember_indexes(self, kinds: Iterable[Kind] | None) -> None:
+        for kind in Kind if kinds is None else kinds:
+            self._index_seen.update(self._index_digests(kind))
 
     def _after(self, name: str, touched: tuple[str, ...]) -> Outcome:
         changed = self._sync()

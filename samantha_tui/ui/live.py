@@ -54,8 +54,12 @@ class LiveFiles:
         outcome = self.curator.absorb(batch.paths) if batch.paths else None
         if outcome is not None and (outcome.changed or batch.pending or batch.sessions):
             self.post_message(Changed(outcome, notice=False))
-        elif batch.indexes or batch.pending or batch.sessions:
+        elif batch.pending or batch.sessions:
             self.check_indexes()
+        elif batch.indexes and (kinds := self.curator.index_files_changed()):
+            # Another program rewrote an index: compare those kinds again (the app's own index
+            # writes come back here too, and are recognised by their bytes).
+            self.check_indexes(tuple(kind.folder for kind in kinds))
 
     # --- indexes ---------------------------------------------------------------------------------
 
