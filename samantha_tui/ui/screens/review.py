@@ -3,13 +3,11 @@ change after a confirmation that says in words what will happen."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -24,6 +22,7 @@ from ...core import impact, lifecycle
 from ...core.impact import FieldChange
 from ...core.lifecycle import Candidate, Proposal
 from ...core.model import Kind, Memory, Tree
+from ..diff_view import side_by_side
 from ..rows import marker, short_path
 from ..widgets.counted_tabs import CountedTab, CountedTabs
 from ..widgets.memory_table import Column, LazyRows, MemoryTable, TableRow
@@ -504,29 +503,3 @@ def _spaced(parts: list[RenderableType]) -> list[RenderableType]:
             spaced.append(Text(""))
         spaced.append(part)
     return spaced
-
-
-def side_by_side(kept: Memory, dropped: Memory) -> Table:
-    """The two bodies in two columns, line against line (difflib); lines that differ are marked
-    `-` on the kept side and `+` on the other, and coloured."""
-    left, right = kept.body.splitlines(), dropped.body.splitlines()
-    table = Table(box=None, expand=True, padding=(0, 1), show_edge=False)
-    # The note above names both files; the headers only say which side is which.
-    table.add_column(Text("kept"), ratio=1, overflow="fold")
-    table.add_column(Text("to the trash"), ratio=1, overflow="fold")
-    matcher = difflib.SequenceMatcher(None, left, right, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        lefts, rights = left[i1:i2], right[j1:j2]
-        for n in range(max(len(lefts), len(rights))):
-            table.add_row(
-                _diff_cell(lefts, n, tag, "-", "red"), _diff_cell(rights, n, tag, "+", "green")
-            )
-    return table
-
-
-def _diff_cell(lines: list[str], n: int, tag: str, sign: str, colour: str) -> Text:
-    if n >= len(lines):
-        return Text("")
-    if tag == "equal":
-        return Text(f"  {lines[n]}")
-    return Text(f"{sign} {lines[n]}", style=f"bold {colour}")
