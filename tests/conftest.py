@@ -31,6 +31,7 @@ def _fixed_today(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempP
     config = tmp_path_factory.mktemp("config") / "config.toml"
     config.write_text(WATCHER_OFF, encoding="utf-8")
     monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
+    monkeypatch.setenv("SAMANTHA_TUI_CACHE", str(tmp_path_factory.mktemp("cache")))
 
 
 WATCHER_OFF = "[watch]\nenabled = false\n"

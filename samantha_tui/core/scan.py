@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import gc
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from .model import Kind, Memory, PendingUpdate, Problem, StagedSession, Tree
-from .reader import read_memory
+from .record_cache import RecordCache
 
 INDEX_FILES = frozenset({"index.md", "index.json"})
 PENDING_DIR = "pending-updates"
@@ -113,8 +116,23 @@ def read_sessions(root: Path) -> list[StagedSession]:
     return sessions
 
 
-def scan(root: Path, today: dt.date) -> Tree:
-    """Read the whole tree. Bad files become records with problems; nothing is written."""
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Hold off the cycle collector while a scan builds records (hundreds of thousands of objects).
+
+    The records all stay alive, so its passes free nothing; they cost about a sixth of a warm scan.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _read_memories(root: Path, today: dt.date) -> tuple[list[Memory], list[Problem]]:
+    cache = RecordCache.open(root)
     memories: list[Memory] = []
     problems: list[Problem] = []
     for kind in Kind:
@@ -134,7 +152,18 @@ def scan(root: Path, today: dt.date) -> Tree:
             continue
         # Sorted by full path: the store finds records by bisection in this order.
         for rel, companions in sorted(paths):
-            memories.append(read_memory(root, rel, kind, today, companions))
+            memories.append(cache.read(rel, kind, today, companions))
+    cache.save()
+    return memories, problems
+
+
+def scan(root: Path, today: dt.date) -> Tree:
+    """Read the whole tree. Bad files become records with problems; nothing in it is written.
+
+    Records of files unchanged since the last scan come from the user's record cache.
+    """
+    with _collector_paused():
+        memories, problems = _read_memories(root, today)
     updates, update_problems = read_pending(root)
     return Tree(
         root=str(root),
