@@ -39,7 +39,6 @@ format: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m bench
-	$(BIN)/python -m bench.search
 
 screenshots: $(VENV)/.installed-test
 	@command -v rsvg-convert >/dev/null || (apt-get update -qq && apt-get install -y -qq librsvg2-bin)

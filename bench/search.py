@@ -54,13 +54,8 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[max(0, math.ceil(len(ordered) * share) - 1)]
 
 
-def measure(size: int, workdir: Path) -> dict[str, float]:
-    today = dt.date.today()
-    root = generate(workdir / f"tree-{size}", size, today)
-    memories = scan(root, today).memories
-    start = time.perf_counter()
-    index = SearchIndex.build(memories, today)
-    build_s = time.perf_counter() - start
+def time_queries(index: SearchIndex) -> list[list[float]]:
+    """Run QUERIES once to warm up, then PASSES times; ms per query, one list per pass."""
     for query in QUERIES:  # warm up: first-use costs are not what typing feels
         index.search(query, LIMIT)
     passes = []
@@ -72,16 +67,36 @@ def measure(size: int, workdir: Path) -> dict[str, float]:
             timings.append((time.perf_counter() - start) * 1000)
             assert result.error is None, result.error
         passes.append(timings)
+    return passes
+
+
+def query_figures(passes: list[list[float]]) -> dict[str, float]:
+    """p50 and p95 over every timing, the worst pass's p95 and the single slowest query."""
     pooled = [t for timings in passes for t in timings]
-    figures = {
-        "search_build_s": build_s,
+    return {
         "search_p50_ms": statistics.median(pooled),
         "search_p95_ms": percentile(pooled, 0.95),
         "search_p95_ms_max": max(percentile(timings, 0.95) for timings in passes),
         "search_max_ms": max(pooled),
     }
-    slowest = max(range(len(QUERIES)), key=lambda i: statistics.median(p[i] for p in passes))
-    print(f"  {size}: slowest query {QUERIES[slowest]!r}")
+
+
+def slowest_query(passes: list[list[float]]) -> str:
+    """The query with the highest median time over the passes."""
+    medians = [statistics.median(p[i] for p in passes) for i in range(len(QUERIES))]
+    return QUERIES[medians.index(max(medians))]
+
+
+def measure(size: int, workdir: Path) -> dict[str, float]:
+    today = dt.date.today()
+    root = generate(workdir / f"tree-{size}", size, today)
+    memories = scan(root, today).memories
+    start = time.perf_counter()
+    index = SearchIndex.build(memories, today)
+    build_s = time.perf_counter() - start
+    passes = time_queries(index)
+    figures = {"search_build_s": build_s, **query_figures(passes)}
+    print(f"  {size}: slowest query {slowest_query(passes)!r}")
     return {key: round(value, 3) for key, value in figures.items()}
 
 
