@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .bootstrap import BootstrapPlan, PlanItem, Tier
-from .model import Kind
+from .model import short_path
 
 HEADINGS = {
     Tier.CRITICAL: "Critical (every session)",
@@ -17,14 +17,6 @@ HEADINGS = {
 """The tiers that load at start, in load order, as a person names them."""
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|~#])")
-
-
-def short_path(path: str) -> str:
-    """`.ai/short-term-memory/.ai/x.md` as `short-term/x.md`."""
-    for kind in Kind:
-        if path.startswith(kind.folder + "/"):
-            return f"{kind.slug}/{path.removeprefix(kind.folder + '/')}"
-    return path
 
 
 def escape(text: str) -> str:

@@ -35,6 +35,14 @@ class Kind(Enum):
         return self in (Kind.CURRENT_TASKS, Kind.WORK_EXPERIENCE)
 
 
+def short_path(rel: str) -> str:
+    """`.ai/short-term-memory/.ai/x.md` -> `short-term/x.md`: the kind folder said in one word."""
+    for kind in Kind:
+        if rel.startswith(kind.folder + "/"):
+            return f"{kind.slug}/{rel.removeprefix(kind.folder + '/')}"
+    return rel
+
+
 class Severity(Enum):
     ERROR = "error"
     WARNING = "warning"

@@ -20,11 +20,10 @@ from ..core import edits
 from ..core.atomic import ConflictError, StoreError
 from ..core.fields import build_vocabulary
 from ..core.frontmatter import render_new
-from ..core.model import Kind, Memory
+from ..core.model import Kind, Memory, short_path
 from ..core.plan import Plan
 from .messages import Changed, ChangeRefused, Conflicted, while_shown
 from .ordered import in_order
-from .rows import short_path
 from .screens.confirm import ConfirmScreen
 from .screens.conflict import ConflictScreen
 from .screens.live_screen import LiveScreen

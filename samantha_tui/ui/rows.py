@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 from rich.text import Text
 
-from ..core.model import Kind, Memory, Problem, Severity
+from ..core.model import Kind, Memory, Problem, Severity, short_path
 from .widgets.memory_table import Column, LazyRows, TableRow
 
 IMPORTANCE_STYLE = {"high": "bold red", "medium": "yellow", "low": "dim"}
@@ -28,14 +28,6 @@ CRITICAL_COLUMNS = (
     Column("Refs", 4, "right"),
 )
 PROBLEM_COLUMNS = (Column("", 2), Column("File", 34), Column("Line", 4, "right"), Column("Problem"))
-
-
-def short_path(rel: str) -> str:
-    """`.ai/short-term-memory/.ai/x.md` -> `short-term/x.md`: the kind folder said in one word."""
-    for kind in Kind:
-        if rel.startswith(kind.folder + "/"):
-            return f"{kind.slug}/{rel.removeprefix(kind.folder + '/')}"
-    return rel
 
 
 def marker(memory: Memory) -> Text:

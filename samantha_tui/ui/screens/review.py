@@ -21,9 +21,9 @@ from ...commands.curate import MERGE_COMMAND
 from ...core import impact, lifecycle
 from ...core.impact import FieldChange
 from ...core.lifecycle import Candidate, Proposal
-from ...core.model import Kind, Memory, Tree
+from ...core.model import Kind, Memory, Tree, short_path
 from ..diff_view import side_by_side
-from ..rows import marker, short_path
+from ..rows import marker
 from ..widgets.counted_tabs import CountedTab, CountedTabs
 from ..widgets.memory_table import Column, LazyRows, MemoryTable, TableRow
 from ..widgets.preview import Preview, format_value
