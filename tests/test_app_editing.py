@@ -11,15 +11,13 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Label, Select
 
-from samantha_tui.cli import main
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.conflict import ConflictScreen
 from samantha_tui.ui.screens.memory_form import MemoryForm
 
 from .conftest import ST, TODAY, make_tree
+from .pilot import index_check, reindexed, settle
 
 A = f"{ST}/2026-06-10_alpha_rule.md"
 B = f"{ST}/2026-06-09_beta_note.md"
@@ -41,24 +39,7 @@ def root(tmp_path: Path) -> Path:
             C: memory("Gamma note"),
         },
     )
-    store = Store(tree_root, lambda: TODAY)
-    store.scan()
-    Curator(store).reindex()
-    return tree_root
-
-
-async def settle(pilot) -> None:
-    """Wait until every worker is done (the watcher is off in these tests) and the UI caught up."""
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-def index_check(root: Path, capsys: pytest.CaptureFixture[str]) -> int:
-    code = main(["index", "--check", "--tree", str(root)])
-    capsys.readouterr()
-    return code
+    return reindexed(tree_root)
 
 
 async def test_c_toggles_critical_on_disk_and_the_indexes_stay_clean(

@@ -10,13 +10,12 @@ import pytest
 from textual.widgets import Select, Static
 
 from samantha_tui.cli import main
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.conflict import ConflictScreen
 from samantha_tui.ui.screens.memory_form import MemoryForm
 
 from .conftest import ST, TODAY, make_tree
+from .pilot import reindexed
 
 A = f"{ST}/2026-06-10_alpha_rule.md"
 NEW = f"{ST}/2026-06-12_written_by_the_assistant.md"
@@ -34,10 +33,7 @@ def watched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     config.write_text("[watch]\nenabled = true\n")
     monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
     root = make_tree(tmp_path / "cerebrum", {A: memory("Alpha rule")})
-    store = Store(root, lambda: TODAY)
-    store.scan()
-    Curator(store).reindex()
-    return root
+    return reindexed(root)
 
 
 async def until(pilot, condition: Callable[[], bool]) -> bool:

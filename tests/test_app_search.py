@@ -16,13 +16,7 @@ from samantha_tui.ui.rows import MATCH_STYLE
 from samantha_tui.ui.screens.help import HelpScreen
 
 from .conftest import TODAY
-
-
-async def settle(pilot) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+from .pilot import settle
 
 
 def count_text(app: SamanthaApp) -> str:

@@ -11,11 +11,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Select, Static
 
-from samantha_tui.cli import main
 from samantha_tui.core.bootstrap import BootstrapPlan, Signals, Tier, plan
 from samantha_tui.core.bootstrap_markdown import code, escape, render
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.bootstrap_rows import BudgetLine, Heading
 from samantha_tui.ui.screens.bootstrap import BootstrapScreen
@@ -23,6 +20,7 @@ from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.export import ExportScreen
 
 from .conftest import LT, ST, TASKS, TODAY, WATCHER_OFF
+from .pilot import index_check, reindexed
 from .test_snapshots import quiet
 
 SIZE = (120, 34)
@@ -44,10 +42,7 @@ SECTIONS = [
 @pytest.fixture
 def root(demo_root: Path) -> Path:
     """The demo with its indexes regenerated, so any drift afterwards is the screen's doing."""
-    store = Store(demo_root, lambda: TODAY)
-    store.scan()
-    Curator(store).reindex()
-    return demo_root
+    return reindexed(demo_root)
 
 
 async def settle(pilot) -> None:
@@ -79,12 +74,6 @@ def row_texts(screen: BootstrapScreen, key: str) -> list[str]:
 
 def headings(screen: BootstrapScreen) -> list[str]:
     return [entry.title for entry in screen._entries if isinstance(entry, Heading)]
-
-
-def index_check(root: Path, capsys: pytest.CaptureFixture[str]) -> int:
-    code = main(["index", "--check", "--tree", str(root)])
-    capsys.readouterr()
-    return code
 
 
 # --- the screen ----------------------------------------------------------------------------------

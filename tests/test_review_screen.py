@@ -11,9 +11,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static, Tabs
 
-from samantha_tui.cli import main
 from samantha_tui.core import impact, lifecycle, trash
-from samantha_tui.core.curator import Curator
 from samantha_tui.core.plan import Operation
 from samantha_tui.core.store import Store
 from samantha_tui.ui.app import SamanthaApp
@@ -21,6 +19,7 @@ from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.review import ReviewScreen, ReviewTable
 
 from .conftest import LT, ST, TASKS, TODAY, memory_text
+from .pilot import index_check, reindexed, settle
 from .test_snapshots import quiet
 
 PRUNE = (
@@ -31,29 +30,9 @@ PRUNE = (
 UPDATE = f"{TASKS}/pending-updates/20260614_171502_api-gateway-refactor.json"
 
 
-def reindexed(root: Path) -> Path:
-    """Indexes regenerated, so any drift afterwards is the screen's doing."""
-    store = Store(root, lambda: TODAY)
-    store.scan()
-    Curator(store).reindex()
-    return root
-
-
 @pytest.fixture
 def root(demo_root: Path) -> Path:
     return reindexed(demo_root)
-
-
-def index_check(root: Path, capsys: pytest.CaptureFixture[str]) -> int:
-    code = main(["index", "--check", "--tree", str(root)])
-    capsys.readouterr()
-    return code
-
-
-async def settle(pilot) -> None:
-    for _ in range(2):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
 
 
 async def open_review(pilot) -> ReviewScreen:

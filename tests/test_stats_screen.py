@@ -16,15 +16,10 @@ from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.stats import BarRow, Bars, StatsScreen, bar_lines, hbar, month_chart
 
 from .conftest import ST, TODAY, make_tree, memory_text
+from .pilot import settle
 
 NOT_CRITICAL = f"{ST}/2026-05-18_jwt_clock_skew_leeway.md"
 """A demo memory that is not critical yet."""
-
-
-async def settle(pilot) -> None:
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
 
 
 async def open_stats(pilot) -> StatsScreen:

@@ -8,15 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.cli import main
 from samantha_tui.core import edits, trash
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.trash import TrashScreen
 from samantha_tui.ui.widgets.preview import Preview
 
 from .conftest import ST, TASKS, TODAY, make_tree
+from .pilot import index_check, reindexed, settle
 
 A = f"{ST}/2026-06-10_alpha_rule.md"
 B = f"{ST}/2026-06-09_beta_note.md"
@@ -41,23 +39,7 @@ def root(tmp_path: Path) -> Path:
             PENDING: '{"project_name": "payments", "proposed_changes": {"status": "done"}}\n',
         },
     )
-    store = Store(tree_root, lambda: TODAY)
-    store.scan()
-    Curator(store).reindex()
-    return tree_root
-
-
-async def settle(pilot) -> None:
-    """Wait until every worker is done (the watcher is off in tests) and the UI caught up."""
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-
-
-def index_check(root: Path, capsys: pytest.CaptureFixture[str]) -> int:
-    code = main(["index", "--check", "--tree", str(root)])
-    capsys.readouterr()
-    return code
+    return reindexed(tree_root)
 
 
 async def delete_in_app(pilot, *paths: str) -> None:

@@ -12,6 +12,7 @@ from textual import work
 from textual.timer import Timer
 
 from ..core.atomic import StoreError
+from ..core.indexes import DriftReport
 from ..core.watch import FileBatch, watch_tree
 from .messages import Changed, FilesChanged, IndexState, while_shown
 from .ordered import in_order
@@ -28,6 +29,8 @@ class LiveFiles:
     def init_live(self) -> None:
         self._outside_paths: set[str] = set()
         self._index_timer: Timer | None = None
+        self.index_report: DriftReport | None = None
+        """The indexes' state as last checked; None until the first check."""
 
     def start_watching(self) -> None:
         if self.settings.watch:
@@ -112,7 +115,7 @@ class LiveFiles:
                     screen.indexes_checked(message.report)
 
     def action_show_drift(self) -> None:
-        report = getattr(self, "index_report", None)
+        report = self.index_report
         if report is None:
             self.notify("The indexes are still being checked", timeout=3)
             return

@@ -1,0 +1,39 @@
+"""Helpers for tests of the real app: wait for it, and check the indexes as samantha-llm would."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from samantha_tui.cli import main
+from samantha_tui.core.curator import Curator
+from samantha_tui.core.store import Store
+
+from .conftest import TODAY
+
+
+async def settle(pilot, rounds: int = 3) -> None:
+    """Wait until every worker is done (the watcher is off in these tests) and the UI caught up.
+
+    More than one round: a handler of one worker's message can start another (a change, then the
+    drift check of the kinds it fed).
+    """
+    for _ in range(rounds):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+def index_check(root: Path, capsys: pytest.CaptureFixture[str]) -> int:
+    """`samantha-tui index --check` on the tree: 0 when every index matches the files."""
+    code = main(["index", "--check", "--tree", str(root)])
+    capsys.readouterr()
+    return code
+
+
+def reindexed(root: Path) -> Path:
+    """The tree with its indexes regenerated, so any drift afterwards is the test's doing."""
+    store = Store(root, lambda: TODAY)
+    store.scan()
+    Curator(store).reindex()
+    return root
