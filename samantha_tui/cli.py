@@ -7,13 +7,13 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .commands import bootstrap, check, curate, demo, edit, index, search, trash
+from .commands import bootstrap, check, curate, demo, edit, index, recover, search, trash
 from .commands.common import EXIT_NOT_FOUND, EXIT_PROBLEMS, UserError, tree_option
 from .core.atomic import StoreError
 from .core.locate import TreeNotFound, find_root
 
 # One module per command (samantha_tui/commands/); each registers its own parser and handler.
-COMMAND_MODULES = (demo, check, edit, trash, curate, bootstrap, index, search)
+COMMAND_MODULES = (demo, check, edit, trash, curate, bootstrap, index, search, recover)
 
 
 def build_parser() -> argparse.ArgumentParser:

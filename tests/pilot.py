@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.worker import WorkerCancelled
 
 from samantha_tui.cli import main
 from samantha_tui.core.curator import Curator
@@ -20,7 +21,14 @@ async def settle(pilot, rounds: int = 3) -> None:
     drift check of the kinds it fed).
     """
     for _ in range(rounds):
-        await pilot.app.workers.wait_for_complete()
+        # A search replaced by a newer one ends cancelled while waited for: wait again, for the
+        # newer one.
+        for _attempt in range(100):
+            try:
+                await pilot.app.workers.wait_for_complete()
+                break
+            except WorkerCancelled:
+                continue
         await pilot.pause()
 
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from pathlib import Path
+
 import pytest
 
+from samantha_tui.core import curator as curator_module
 from samantha_tui.core import edits
 from samantha_tui.core.atomic import ConflictError, StoreError
 from samantha_tui.core.curator import Curator
 from samantha_tui.core.model import Kind
 from samantha_tui.core.store import Store
-from tests.conftest import ST, TODAY
+from tests.conftest import ST, TODAY, make_tree
 
 ONE = f"{ST}/2026-06-01_one.md"
 TWO = f"{ST}/2026-06-02_two.md"
@@ -163,3 +167,62 @@ def test_the_app_own_index_writes_are_told_apart_from_another_programs(
     assert curator.index_files_changed() == {Kind.SHORT_TERM}
     assert curator.drift([f"{ST}/x.md"]).drifted
     assert curator.index_files_changed() == set(), "compared now: known"
+
+
+@pytest.fixture
+def comparisons(monkeypatch: pytest.MonkeyPatch) -> list[set[Kind]]:
+    """The kinds of every index comparison the curator runs from now on."""
+    compared: list[set[Kind]] = []
+    real = curator_module.drift
+
+    def counting(tree, root, today, kinds=None):
+        compared.append(set(kinds) if kinds is not None else set(Kind))
+        return real(tree, root, today, kinds)
+
+    monkeypatch.setattr(curator_module, "drift", counting)
+    return compared
+
+
+def test_after_a_change_the_regenerated_kinds_need_no_second_comparison(
+    curator: Curator, comparisons: list[set[Kind]]
+) -> None:
+    curator.drift()
+    curator.apply(edits.toggle_critical(curator.get(ONE)))
+    comparisons.clear()
+    assert not curator.drift([ONE]).drifted
+    assert comparisons == []  # known from the regeneration itself
+    # Another program rewrites the short-term index: that kind is compared again, and drifts.
+    (curator.store.root / ST / "index.json").write_text("{}", encoding="utf-8")
+    assert curator.drift([ONE]).drifted
+    assert comparisons == [{Kind.SHORT_TERM}]
+
+
+def test_a_settled_kind_is_compared_again_the_next_day(
+    tmp_path: Path, comparisons: list[set[Kind]]
+) -> None:
+    day = [TODAY]
+    store = Store(make_tree(tmp_path / "cerebrum", {ONE: text(), TWO: text()}), lambda: day[0])
+    cur = Curator(store)
+    cur.load()
+    cur.reindex()
+    cur.drift()
+    cur.apply(edits.toggle_critical(cur.get(ONE)))
+    comparisons.clear()
+    cur.drift([ONE])
+    assert comparisons == []
+    day[0] = TODAY + dt.timedelta(days=1)
+    cur.drift([ONE])
+    assert comparisons == [{Kind.SHORT_TERM}]
+
+
+def test_a_change_never_rebuilds_an_index_json_that_is_not_json_until_asked(
+    curator: Curator,
+) -> None:
+    broken = curator.store.root / ST / "index.json"
+    broken.write_bytes(b'{"last_updated": "2026-06-1')  # half written, or a person's typo
+    curator.apply(edits.toggle_critical(curator.get(ONE)))
+    assert broken.read_bytes() == b'{"last_updated": "2026-06-1'
+    short = next(k for k in curator.drift().kinds if k.kind is Kind.SHORT_TERM)
+    assert short.drifted and "not valid JSON" in short.files[0]
+    curator.reindex()  # what `r` and `samantha-tui index` do
+    assert index_clean(curator)

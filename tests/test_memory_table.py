@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 
 from samantha_tui.ui.widgets.memory_table import Column, LazyRows, MemoryTable, TableRow
@@ -187,3 +189,38 @@ async def test_toggle_all_marks_marks_every_row_then_none() -> None:
         await pilot.pause()
         assert app.table.marked_keys == []
         assert app.counts[-2:] == [3, 0]
+
+
+class SlowPreviewApp(TableApp):
+    """Handles each highlight slowly, as the preview does with a long memory."""
+
+    def __init__(self, keys: tuple[str, ...]) -> None:
+        super().__init__(keys)
+        self.shown: list[str | None] = []
+
+    @on(MemoryTable.Highlighted)
+    async def _highlighted(self, message: MemoryTable.Highlighted) -> None:
+        await asyncio.sleep(0.05)
+        self.shown.append(message.key)
+
+
+async def test_a_held_key_shows_the_row_it_stopped_on_not_every_row_passed() -> None:
+    keys = tuple(f"k{i}" for i in range(40))
+    app = SlowPreviewApp(keys)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        app.shown.clear()
+        for _ in range(20):
+            app.post_message(events.Key("down", None))
+        await pilot.pause(1.5)
+        assert app.table.selected_key == "k20"
+        assert app.shown[-1] == "k20"
+        assert len(app.shown) < 20  # superseded highlights were dropped, not shown one by one
+
+
+def test_only_a_later_highlight_of_the_same_table_replaces_one() -> None:
+    first, second = MemoryTable(COLUMNS), MemoryTable(COLUMNS)
+    highlighted = MemoryTable.Highlighted(first, "a")
+    assert highlighted.can_replace(MemoryTable.Highlighted(first, "b"))
+    assert not highlighted.can_replace(MemoryTable.Highlighted(second, "b"))
+    assert not highlighted.can_replace(MemoryTable.MarksChanged(first, 1))

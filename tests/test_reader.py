@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from samantha_tui.core.model import Kind, Severity
+from samantha_tui.core import frontmatter, reader
+from samantha_tui.core.model import Kind, Memory, Severity
 from samantha_tui.core.reader import memory_from_bytes
 
 from .conftest import ST, TODAY, memory_text
@@ -135,14 +140,14 @@ def test_markup_in_a_title_is_kept_as_text() -> None:
 
 def test_scan_records_files_it_cannot_read(tree, monkeypatch: pytest.MonkeyPatch) -> None:
     store = tree({f"{ST}/locked.md": GOOD, f"{ST}/fine.md": GOOD})
-    real = Path.read_bytes
+    real = reader._read_bytes
 
-    def deny(self: Path) -> bytes:
-        if self.name == "locked.md":
+    def deny(path: str) -> bytes:
+        if path.endswith("/locked.md"):
             raise PermissionError(13, "Permission denied")
-        return real(self)
+        return real(path)
 
-    monkeypatch.setattr(Path, "read_bytes", deny)
+    monkeypatch.setattr(reader, "_read_bytes", deny)
     memories = {m.name: m for m in store.scan().memories}
     assert memories["fine.md"].problems == ()
     assert "cannot read: Permission denied" in only_problem(memories["locked.md"]).message
@@ -163,3 +168,34 @@ def test_huge_file_is_recorded_without_its_body(tree) -> None:
     memory = store.scan().memories[0]
     assert "over the 5 MB limit" in only_problem(memory).message
     assert memory.body == "" and memory.size > 5 * 1024 * 1024
+
+
+# The scan's fast paths must build exactly what the careful ones do.
+
+_LINE_PARTS = st.sampled_from(
+    ["---", "...", "--- ", "---\t", "---\r", " ---", "-- -", "....", "a: 1", "#", "", "\ufeff---"]
+)
+
+
+@given(st.lists(_LINE_PARTS, max_size=8), st.sampled_from(["", "\n", "\r\n"]))
+def test_the_reading_split_matches_the_writers(lines: list[str], ending: str) -> None:
+    text = "\n".join(lines) + ending
+    try:
+        block = frontmatter._find_block(text)
+    except frontmatter.FrontmatterError:
+        with pytest.raises(frontmatter.FrontmatterError):
+            frontmatter._split(text)
+        return
+    split = frontmatter._split(text)
+    if block is None:
+        assert split is None
+    else:
+        assert split == (block.yaml_text, "".join(block.lines[block.close_index + 1 :]))
+
+
+def test_a_record_built_from_state_equals_one_built_by_init() -> None:
+    memory = memory_from_bytes(f"{ST}/a.md", Kind.SHORT_TERM, GOOD.encode(), TODAY)
+    names = [field.name for field in dataclasses.fields(Memory)]
+    assert list(vars(memory)) == names
+    assert Memory(**{name: getattr(memory, name) for name in names}) == memory
+    assert isinstance(memory.frontmatter, MappingProxyType)

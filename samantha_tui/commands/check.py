@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
-from ..core.model import Severity
+from ..core import journal
+from ..core.model import Kind, Problem, Severity
 from .common import EXIT_PROBLEMS, open_store, tree_argument
 
 
@@ -20,7 +22,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     store = open_store(args)
     tree = store.tree
-    problems = tree.all_problems
+    # An interrupted batch is a problem too: until it is recovered, no change can be made.
+    problems = tree.all_problems + list(journal.problems(store.root)) + index_problems(store.root)
     errors = [p for p in problems if p.severity is Severity.ERROR]
     if args.json:
         payload = {
@@ -44,3 +47,27 @@ def run(args: argparse.Namespace) -> int:
             summary += f", {len(problems) - len(errors)} warnings"
         print(summary, file=sys.stderr)
     return EXIT_PROBLEMS if errors else 0
+
+
+def index_problems(root: Path) -> list[Problem]:
+    """Each index.json samantha-llm cannot load (its worker stops on one); nothing is rewritten."""
+    found: list[Problem] = []
+    for kind in Kind:
+        rel = f"{kind.folder}/index.json"
+        try:
+            raw = (root / rel).read_bytes()
+        except OSError:  # missing is normal; an unreadable folder is the scan's to report
+            continue
+        fix = "`samantha-tui index` regenerates it from the memory files"
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            found.append(Problem(rel, f"index.json is not UTF-8 text; {fix}"))
+        except json.JSONDecodeError as error:
+            found.append(
+                Problem(rel, f"index.json is not valid JSON ({error.msg}); {fix}", error.lineno)
+            )
+        else:
+            if not isinstance(data, dict):
+                found.append(Problem(rel, f"index.json is not a JSON object; {fix}", 1))
+    return found

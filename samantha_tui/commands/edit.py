@@ -13,8 +13,17 @@ from .common import UserError, tree_option
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    for name, word in (("set", "key=value"), ("unset", "key")):
-        parser = commands.add_parser(name, help=f"{name} frontmatter keys of one memory file")
+    for name, word, example in (
+        ("set", "key=value", "critical=true"),
+        ("unset", "key", "critical"),
+    ):
+        parser = commands.add_parser(
+            name,
+            help=f"{name} frontmatter keys of one memory file",
+            # argparse reads `-rf.md` as options; `--` ends them, as for any Unix command.
+            epilog=f"A file whose name starts with - goes after --: "
+            f"samantha-tui {name} -- -rf.md {example}",
+        )
         parser.add_argument("file", help="the memory file")
         parser.add_argument("pairs", nargs="+", metavar=word)
         parser.add_argument("--keep-updated", action="store_true", help="leave `updated:` as it is")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import UserError, open_store, tree_option
+from ..core.store import Store
+from .common import EXIT_PROBLEMS, UserError, open_store, tree_option
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -25,12 +26,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     store = open_store(args)
     if args.trash_command == "list":
-        entries = store.trash_entries()
-        for entry in entries:
-            print(f"{entry.id}  {entry.trashed_at:%Y-%m-%d %H:%M}  {entry.path}")
-        if not entries:
-            print("the trash is empty", file=sys.stderr)
-    elif args.trash_command == "restore":
+        return list_trash(store)
+    if args.trash_command == "restore":
         print(f"restored {store.restore(args.id)}")
     else:
         if args.older_than < 0:
@@ -38,3 +35,17 @@ def run(args: argparse.Namespace) -> int:
         removed = store.empty_trash(args.older_than)
         print(f"deleted {len(removed)} item(s) trashed more than {args.older_than} days ago")
     return 0
+
+
+def list_trash(store: Store) -> int:
+    """Print what can be restored; report damaged entries on stderr and exit 1 when there are."""
+    found = store.trash_listing()
+    for entry in found.entries:
+        print(f"{entry.id}  {entry.trashed_at:%Y-%m-%d %H:%M}  {entry.path}")
+    for damaged in found.damaged:
+        print(f"samantha-tui: trash entry {damaged.id}: {damaged.reason}", file=sys.stderr)
+    if found.problem:
+        print(f"samantha-tui: {found.problem}", file=sys.stderr)
+    elif not found.entries and not found.damaged:
+        print("the trash is empty", file=sys.stderr)
+    return EXIT_PROBLEMS if found.damaged or found.problem else 0

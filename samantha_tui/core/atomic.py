@@ -1,11 +1,13 @@
-"""Atomic, conflict-checked file replacement and no-overwrite moves."""
+"""Atomic, conflict-checked file replacement and no-overwrite moves, and failures said plainly."""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -22,6 +24,43 @@ class ConflictError(StoreError):
             f"{path} changed on disk since it was read; nothing was written. "
             "Reload it and try again."
         )
+
+
+_AGAIN = "then try again"
+# What an OSError means for a person, and what they can do about it: errno numbers and the C
+# library's wording ("Read-only file system") are no help to someone whose note did not save.
+_PLAIN: dict[int, tuple[str, str]] = {
+    errno.ENOSPC: ("the disk is full", f"free some space, {_AGAIN}"),
+    errno.EDQUOT: ("your disk quota is used up", f"free some space, {_AGAIN}"),
+    errno.EROFS: ("the file system is read-only", f"mount it writable, {_AGAIN}"),
+    errno.EACCES: (
+        "permission was denied",
+        f"make sure you may change it and its folder, {_AGAIN}",
+    ),
+    errno.EPERM: (
+        "the system does not permit it",
+        f"make sure you may change it and its folder, {_AGAIN}",
+    ),
+    errno.EIO: ("the disk reported an input/output error", f"check the disk, {_AGAIN}"),
+    errno.ENOENT: ("it, or a folder on its way, is no longer there", f"reload the tree, {_AGAIN}"),
+    errno.ENOTDIR: ("a folder on its way is a file", f"move that file away, {_AGAIN}"),
+    errno.EEXIST: (
+        "something else took its place meanwhile",
+        f"reload the tree, {_AGAIN}",
+    ),
+    errno.EBUSY: ("it is in use by another program", f"close that program, {_AGAIN}"),
+}
+
+
+def failure(doing: str, rel: str, error: OSError, outcome: str) -> StoreError:
+    """One sentence for a failed file operation: what, on which file, why in plain words, what now.
+
+    `doing` is the verb ("write", "move"), `outcome` what the failure left ("it is unchanged").
+    """
+    what, advice = _PLAIN.get(error.errno or 0, ("", _AGAIN))
+    if not what:
+        what = (error.strerror or str(error) or type(error).__name__).lower()
+    return StoreError(f"cannot {doing} {rel} ({outcome}): {what}; {advice}")
 
 
 def digest_bytes(data: bytes) -> str:
@@ -46,11 +85,46 @@ def _fsync_dir(folder: Path) -> None:
             os.close(fd)
 
 
+@contextlib.contextmanager
+def folders_for(path: Path) -> Iterator[None]:
+    """Make the missing folders above `path`; if the block fails, take away those it made.
+
+    A failed write or move then leaves no empty folder behind (one the scan would report).
+    """
+    missing: list[Path] = []
+    folder = path.parent
+    while not folder.exists() and not folder.is_symlink():
+        missing.append(folder)
+        folder = folder.parent
+    made: list[Path] = []
+    try:
+        for folder in reversed(missing):
+            folder.mkdir()
+            made.append(folder)
+        yield
+    except BaseException:
+        for folder in reversed(made):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    # os.write may write less than asked (a signal, a nearly full disk): go on until all is out.
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if not written:  # a file that takes nothing and says nothing: never spin on it
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        view = view[written:]
+
+
 def write_atomic(path: Path, data: bytes, rel: str, expected: str | None) -> None:
     """Replace `path` with `data` via a synced temporary file and a rename.
 
-    `expected` is the sha256 the file must still have (None: it must not exist yet). The original is
-    intact and no temporary file remains if anything fails.
+    `expected` is the sha256 the file must still have (None: it must not exist yet). A file
+    without any write permission is refused: someone made it read-only on purpose. The original
+    is intact and no temporary file remains if anything fails.
     """
     if digest_of(path) != expected:
         raise ConflictError(rel)
@@ -58,26 +132,36 @@ def write_atomic(path: Path, data: bytes, rel: str, expected: str | None) -> Non
         mode = path.stat().st_mode & 0o7777
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    else:
+        if not mode & 0o222:
+            raise StoreError(
+                f"cannot write {rel} (it is unchanged): the file is read-only; "
+                f"make it writable (chmod u+w), {_AGAIN}"
+            )
+    fd, tmp_name = tempfile.mkstemp(prefix=_temporary_prefix(path), suffix=".tmp", dir=path.parent)
     tmp = Path(tmp_name)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.chmod(tmp, mode)
         # Checked again at the last moment: another program may have written while we worked.
         if digest_of(path) != expected:
             raise ConflictError(rel)
         if expected is None:
             os.link(tmp, path)  # fails if the file appeared meanwhile: never overwrite
-            tmp.unlink()
         else:
             os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+    if expected is None:
+        # The file is in place; a leftover link to it is no reason to say the write failed.
+        with contextlib.suppress(OSError):
+            tmp.unlink()
     _fsync_dir(path.parent)
 
 
@@ -88,14 +172,30 @@ def _umask() -> int:
 
 
 def move_no_replace(source: Path, target: Path) -> None:
-    """Rename a file or folder, refusing to replace anything at the target."""
+    """Rename a file or folder, refusing to replace anything at the target.
+
+    A file is linked at the target, then unlinked at the source; if that unlink fails the new
+    link is taken back, so a failed move never leaves the file in two places.
+    """
     if target.exists() or target.is_symlink():
         raise StoreError(f"{target} already exists; nothing was moved")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if source.is_dir() and not source.is_symlink():
-        os.rename(source, target)
-    else:
-        os.link(source, target, follow_symlinks=False)
-        source.unlink()
+    with folders_for(target):
+        if source.is_dir() and not source.is_symlink():
+            os.rename(source, target)
+        else:
+            os.link(source, target, follow_symlinks=False)
+            try:
+                source.unlink()
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    target.unlink()
+                raise
     _fsync_dir(target.parent)
     _fsync_dir(source.parent)
+
+
+def _temporary_prefix(path: Path) -> str:
+    """`.name.`, the name cut so that with mkstemp's 8 characters and `.tmp` it stays within the
+    255 bytes a file name may have: a memory with the longest name can still be edited."""
+    name = path.name.encode("utf-8")[:200].decode("utf-8", "ignore")
+    return f".{name}."

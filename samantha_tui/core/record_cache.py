@@ -118,7 +118,7 @@ class RecordCache:
         except OSError:
             return read_memory(self.root, rel, kind, today, companions)
         if not stat.S_ISREG(info.st_mode):  # symlinks and oddities: the reader judges them
-            return read_memory(self.root, rel, kind, today, companions)
+            return read_memory(self.root, rel, kind, today, companions, info)
         size, mtime = info.st_size, info.st_mtime_ns
         cached = self._old.get(rel)
         if cached is not None and cached[0] == size and cached[1] == mtime:
@@ -126,7 +126,7 @@ class RecordCache:
             if memory is not None:
                 self._new[rel] = cached
                 return memory
-        memory = read_memory(self.root, rel, kind, today, companions)
+        memory = read_memory(self.root, rel, kind, today, companions, info)
         # A size differing from the stat's means the file changed while being read.
         if memory.size == size and mtime < self._scan_start_ns - RACY_NS:
             self._new[rel] = (size, mtime, _stored(memory))
@@ -190,11 +190,7 @@ def _rebuild(
         )
     except (KeyError, TypeError, ValueError):
         return None
-    # Memory's __init__ checks and copies what a reader built once; a cached record only needs
-    # its state back, the way copy and pickle restore an object (1.5 instead of 5.5 microseconds).
-    memory = object.__new__(Memory)
-    object.__setattr__(memory, "__dict__", state)
-    return memory
+    return Memory.from_state(state)
 
 
 def _write_atomically(file: Path, data: bytes) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .model import Kind, Memory, PendingUpdate, Problem, StagedSession, Tree
+from .reader import outside_root
 from .record_cache import RecordCache
 
 INDEX_FILES = frozenset({"index.md", "index.json"})
@@ -50,8 +51,8 @@ def memory_paths(
                 )
                 companions = tuple(f"{rel}/{name}" for name in files)
                 found.append((f"{rel}/{STATUS_FILE}", companions))
-            elif _is_memory_file(entry.name) and not entry.is_dir():
-                found.append((rel, ()))
+            elif (_is_memory_file(entry.name) and not entry.is_dir()) or _leads_out(root, entry):
+                found.append((rel, ()))  # a link out is listed for the reader to report
         return found
     start = root / under if under is not None else folder
     if start.is_file():
@@ -60,7 +61,17 @@ def memory_paths(
         dirnames[:] = sorted(d for d in dirnames if _visible(d))
         base = Path(dirpath).relative_to(root).as_posix()
         found.extend((f"{base}/{name}", ()) for name in sorted(filenames) if _is_memory_file(name))
+        # os.walk never enters a linked folder; one leading out of the tree is listed, so the
+        # reader reports it instead of the folder vanishing without a word.
+        found.extend(
+            (f"{base}/{name}", ()) for name in dirnames if _leads_out(root, Path(dirpath, name))
+        )
     return sorted(found)
+
+
+def _leads_out(root: Path, path: Path | os.DirEntry[str]) -> bool:
+    """A symlink that takes its path outside the tree."""
+    return os.path.islink(path) and outside_root(root, Path(path)) is not None
 
 
 def _is_memory_file(name: str) -> bool:

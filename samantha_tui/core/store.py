@@ -11,7 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from . import clock, frontmatter, schema, trash
-from .atomic import ConflictError, StoreError, digest_bytes, move_no_replace, write_atomic
+from .atomic import (
+    ConflictError,
+    StoreError,
+    digest_bytes,
+    failure,
+    folders_for,
+    move_no_replace,
+    write_atomic,
+)
 from .model import Kind, Memory, Problem, Tree
 from .reader import memory_from_bytes, outside_root, read_memory
 from .scan import PENDING_DIR, SUBCONSCIOUS, memory_paths, read_pending, read_sessions, scan
@@ -77,7 +85,12 @@ class Store:
         return self._today()
 
     def scan(self) -> Tree:
-        """Read the whole tree again."""
+        """Read the whole tree again; a tree folder that has gone is an empty tree and a problem."""
+        if not self.root.is_dir():
+            advice = "put it back and reload (ctrl+r), or start samantha-tui again where it is now"
+            gone = Problem(".", f"{_gone(self.root)}; {advice}")
+            self.tree = Tree(root=str(self.root), memories=(), problems=(gone,))
+            return self.tree
         self.tree = scan(self.root, self._today())
         return self.tree
 
@@ -223,10 +236,20 @@ class Store:
             self._emit(Change("external", result.paths))
         return result
 
+    def check_root(self, rel: str = "") -> None:
+        """Refuse any change once the tree's folder has gone (renamed or removed while open)."""
+        if not self.root.is_dir():
+            raise StoreError(
+                f"cannot change {rel or 'anything'}: {_gone(self.root)}, so nothing was written; "
+                "put it back, or start samantha-tui again where it is now"
+            )
+
     def safe_path(self, rel: str) -> Path:
-        """The real path for rel, refusing anything links take outside the tree."""
+        """The real path for rel, refusing anything links take outside the tree, and any path
+        at all once the tree's folder has gone (a write must never create it again)."""
         if rel.startswith("/") or ".." in Path(rel).parts:
             raise StoreError(f"{rel} is not a path inside the tree")
+        self.check_root(rel)
         path = self.root / rel
         leaves = outside_root(self.root, path)
         if leaves is not None:
@@ -287,15 +310,13 @@ class Store:
         `expected_digest` is the sha256 the file had when read, or None if it must not exist yet.
         """
         path = self.safe_path(rel)
-        path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            write_atomic(path.resolve(), data, rel, expected_digest)
+            with folders_for(path):
+                write_atomic(path.resolve(), data, rel, expected_digest)
         except FileExistsError:
             raise ConflictError(rel) from None
         except OSError as error:
-            raise StoreError(
-                f"cannot write {rel}: {error.strerror or error}; it is unchanged"
-            ) from None
+            raise failure("write", rel, error, "it is unchanged") from None
         self._emit(Change("write", (rel,)))
 
     def _read(self, path: Path, rel: str) -> bytes:
@@ -304,15 +325,13 @@ class Store:
         except FileNotFoundError:
             raise StoreError(f"{rel} no longer exists; nothing was written") from None
         except OSError as error:
-            raise StoreError(f"cannot read {rel}: {error.strerror or error}") from None
+            raise failure("read", rel, error, "nothing was written") from None
 
     def _write(self, rel: str, path: Path, data: bytes, previous: bytes) -> Memory:
         try:
             write_atomic(path.resolve(), data, rel, digest_bytes(previous))
         except OSError as error:
-            raise StoreError(
-                f"cannot write {rel}: {error.strerror or error}; it is unchanged"
-            ) from None
+            raise failure("write", rel, error, "it is unchanged") from None
         known = self.get(rel)
         companions = known.companions if known else ()
         memory = memory_from_bytes(rel, self.kind_of(rel), data, self._today(), companions)
@@ -334,13 +353,14 @@ class Store:
         path = self.safe_path(rel)
         if path.exists():
             raise StoreError(f"{rel} already exists; choose another name")
-        path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            write_atomic(path, data, rel, None)
-        except FileExistsError:
+            with folders_for(path):
+                write_atomic(path, data, rel, None)
+        except (FileExistsError, ConflictError):
+            # Another program wrote a file of that name while this one was being written.
             raise StoreError(f"{rel} already exists; choose another name") from None
         except OSError as error:
-            raise StoreError(f"cannot write {rel}: {error.strerror or error}") from None
+            raise failure("create", rel, error, "nothing was written") from None
         memory = memory_from_bytes(rel, kind, data, self._today())
         self._replace(rel, memory)
         self._emit(Change("create", (rel,)))
@@ -356,7 +376,7 @@ class Store:
         try:
             move_no_replace(source, target)
         except OSError as error:
-            raise StoreError(f"cannot move {rel}: {error.strerror or error}") from None
+            raise failure("move", rel, error, "nothing was moved") from None
         self._refresh(rel, target_rel)
         self._emit(Change("move", (rel, target_rel)))
         return target_rel
@@ -370,18 +390,30 @@ class Store:
         self.safe_path(target)
         if not (self.root / target).exists():
             raise StoreError(f"{target} does not exist; nothing was moved to the trash")
+        self._check_trash_folder(target)
         try:
             entry = trash.put(self.root, target, dt.datetime.now().replace(microsecond=0))
         except OSError as error:
-            raise StoreError(
-                f"cannot move {target} to the trash: {error.strerror or error}"
-            ) from None
+            raise failure("move", f"{target} to the trash", error, "nothing was moved") from None
         self._refresh(target)
         self._emit(Change("trash", (target,)))
         return entry
 
+    def _check_trash_folder(self, rel: str) -> None:
+        """Refuse to trash into a trash folder that is a file or a link out of the tree."""
+        folder = self.root / trash.TRASH_DIR
+        if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+            raise StoreError(
+                f"cannot move {rel} to the trash (nothing was moved): {trash.TRASH_DIR} is not "
+                "a plain folder; move it away, then try again"
+            )
+
     def trash_entries(self) -> list[trash.TrashEntry]:
         return trash.entries(self.root)
+
+    def trash_listing(self) -> trash.Listing:
+        """The trash's entries, the damaged ones it cannot restore, and any problem with it."""
+        return trash.listing(self.root)
 
     def restore(self, entry_id: str) -> str:
         """Bring a trashed item back where it came from."""
@@ -390,13 +422,20 @@ class Store:
         try:
             rel = trash.restore(self.root, entry)
         except OSError as error:
-            raise StoreError(f"cannot restore {entry.path}: {error.strerror or error}") from None
+            raise failure("restore", entry.path, error, "it stays in the trash") from None
         self._refresh(rel)
         self._emit(Change("restore", (rel,)))
         return rel
 
     def empty_trash(self, older_than_days: int) -> list[trash.TrashEntry]:
-        return trash.empty(self.root, older_than_days, dt.datetime.now())
+        try:
+            return trash.empty(self.root, older_than_days, dt.datetime.now())
+        except OSError as error:
+            raise failure("empty", trash.TRASH_DIR, error, "some items may remain") from None
+
+
+def _gone(root: Path) -> str:
+    return f"the tree folder {root} is no longer there (renamed or removed?)"
 
 
 def _pending_problems(problems: Iterable[Problem]) -> tuple[Problem, ...]:

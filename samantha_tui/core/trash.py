@@ -5,17 +5,20 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from .atomic import StoreError, move_no_replace, write_atomic
 from .model import Kind, Memory
-from .reader import MAX_FILE_BYTES, memory_from_bytes
+from .reader import MAX_FILE_BYTES, memory_from_bytes, outside_root
 
 TRASH_DIR = ".ai/.trash"
 ORIGIN_FILE = "origin.json"
 STATUS_FILE = "status.md"
+ORIGIN_LIMIT = 64 * 1024
+"""Bytes of an origin.json read at most; the ones put writes are under 200."""
 
 
 @dataclass(frozen=True)
@@ -29,7 +32,12 @@ class TrashEntry:
     is_folder: bool = False
 
     def item(self, root: Path) -> Path:
-        return root / TRASH_DIR / self.id / Path(self.path).name
+        return item_path(root, self.id, self.path)
+
+
+def item_path(root: Path, entry_id: str, rel: str) -> Path:
+    """Where the trash entry `entry_id` keeps the file or folder that lived at `rel`."""
+    return root / TRASH_DIR / entry_id / Path(rel).name
 
 
 def _new_id(folder: Path, now: dt.datetime) -> str:
@@ -42,7 +50,11 @@ def _new_id(folder: Path, now: dt.datetime) -> str:
 
 
 def put(root: Path, rel: str, now: dt.datetime) -> TrashEntry:
-    """Move `root/rel` into the trash, recording its origin first so it is never orphaned."""
+    """Move `root/rel` into the trash, recording its origin first so it is never orphaned.
+
+    Killed part way, it leaves an entry folder holding no item (`sweep` removes it), or, for a
+    file, the file at both places (one file, two names): never an item without its origin.
+    """
     source = root / rel
     folder = root / TRASH_DIR
     folder.mkdir(parents=True, exist_ok=True)
@@ -60,37 +72,135 @@ def put(root: Path, rel: str, now: dt.datetime) -> TrashEntry:
     return entry
 
 
-def entries(root: Path) -> list[TrashEntry]:
-    """What is in the trash, newest first; damaged entries are skipped."""
+@dataclass(frozen=True)
+class Damaged:
+    """A trash entry that cannot be put back by itself; it is reported and left as it is."""
+
+    id: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What the trash holds: the entries that can be restored, and the ones that cannot."""
+
+    entries: tuple[TrashEntry, ...] = ()
+    """Newest first."""
+    damaged: tuple[Damaged, ...] = ()
+    """By id."""
+    problem: str | None = None
+    """Why the trash folder itself cannot be used (a file, a link out of the tree), or None."""
+
+
+def listing(root: Path) -> Listing:
+    """Read the trash without ever raising: a damaged entry is reported, never guessed at.
+
+    Hidden names are not entries (the atomic writer's temporary files). An entry folder holding
+    nothing but its origin.json is what a failed trashing or a finished restore leaves: it holds
+    none of the person's files, so it is passed over in silence.
+    """
     folder = root / TRASH_DIR
-    found: list[TrashEntry] = []
-    if not folder.is_dir():
-        return found
-    for entry_dir in folder.iterdir():
-        try:
-            origin = json.loads((entry_dir / ORIGIN_FILE).read_text(encoding="utf-8"))
-            entry = TrashEntry(
-                entry_dir.name,
-                str(origin["path"]),
-                dt.datetime.fromisoformat(origin["trashed_at"]),
-                bool(origin.get("folder")),
+    try:
+        if not folder.exists() and not folder.is_symlink():
+            return Listing()
+        if folder.is_symlink() and outside_root(root, folder) is not None:
+            return Listing(problem=f"{TRASH_DIR} is a link out of the tree; it is not used")
+        if not folder.is_dir():
+            return Listing(
+                problem=f"{TRASH_DIR} is a file, not a folder; move it away to use the trash"
             )
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-        if entry.item(root).exists() or entry.item(root).is_symlink():
-            found.append(entry)
-    return sorted(found, key=lambda e: (e.trashed_at, e.id), reverse=True)
+        names = sorted(name for name in os.listdir(folder) if not name.startswith("."))
+    except OSError as error:
+        return Listing(problem=f"cannot read {TRASH_DIR}: {error.strerror or error}")
+    found: list[TrashEntry] = []
+    damaged: list[Damaged] = []
+    for name in names:
+        read = _read_entry(root, folder / name)
+        if isinstance(read, TrashEntry):
+            found.append(read)
+        elif read is not None:
+            damaged.append(Damaged(name, read))
+    found.sort(key=lambda e: (e.trashed_at, e.id), reverse=True)
+    return Listing(tuple(found), tuple(damaged))
+
+
+def _read_entry(root: Path, entry_dir: Path) -> TrashEntry | str | None:
+    """The entry in one trash folder, or why it cannot be restored, or None if it holds nothing."""
+    try:
+        if entry_dir.is_symlink() or not entry_dir.is_dir():
+            return "not a trash entry (a file, not a folder); left as it is"
+        names = set(os.listdir(entry_dir)) - {ORIGIN_FILE}
+        with open(entry_dir / ORIGIN_FILE, "rb") as handle:
+            raw = handle.read(ORIGIN_LIMIT + 1)  # a huge one is damaged: no need to read it all
+    except FileNotFoundError:
+        held = _shown(names)
+        if not held:
+            return None
+        return f"no {ORIGIN_FILE}, so where {held} came from is unknown; move it back by hand"
+    except OSError as error:
+        return f"cannot read it: {error.strerror or error}"
+    try:
+        origin = json.loads(raw.decode("utf-8"))
+        trashed_at = dt.datetime.fromisoformat(origin["trashed_at"])
+        if trashed_at.tzinfo is not None:
+            # Written by hand or another tool: compared with naive local times, as put writes.
+            trashed_at = trashed_at.astimezone().replace(tzinfo=None)
+        entry = TrashEntry(
+            entry_dir.name, str(origin["path"]), trashed_at, bool(origin.get("folder"))
+        )
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return f"{ORIGIN_FILE} is damaged (not JSON with a path and a time); move it back by hand"
+    if not _inside_memory_folders(entry.path):
+        return (
+            f"{ORIGIN_FILE} names {entry.path!r}, outside the memory folders; it is never restored"
+        )
+    expected = Path(entry.path).name
+    if expected not in names:
+        held = _shown(names)
+        if not held:
+            return None
+        return f"holds {held} where {ORIGIN_FILE} names {expected}; move it back by hand"
+    return entry
+
+
+def _shown(names: set[str]) -> str:
+    """The person's files among an entry's names (not the atomic writer's hidden leftovers)."""
+    return ", ".join(sorted(name for name in names if not name.startswith(".")))
+
+
+def _inside_memory_folders(rel: str) -> bool:
+    """True for a relative path below one of the kind folders, without `..` or odd parts."""
+    parts = rel.split("/")
+    if rel.startswith("/") or any(part in ("", ".", "..") for part in parts):
+        return False
+    return any(rel.startswith(kind.folder + "/") for kind in Kind)
+
+
+def entries(root: Path) -> list[TrashEntry]:
+    """What is in the trash that can be restored, newest first."""
+    return list(listing(root).entries)
 
 
 def find(root: Path, entry_id: str) -> TrashEntry:
-    for entry in entries(root):
+    """The entry with this id, or a StoreError saying why it cannot be restored."""
+    found = listing(root)
+    for entry in found.entries:
         if entry.id == entry_id:
             return entry
+    for damaged in found.damaged:
+        if damaged.id == entry_id:
+            raise StoreError(f"trash entry {entry_id} cannot be restored: {damaged.reason}")
+    if found.problem:
+        raise StoreError(f"nothing can be restored: {found.problem}")
     raise StoreError(f"nothing in the trash has the id {entry_id!r}; see `samantha-tui trash list`")
 
 
 def restore(root: Path, entry: TrashEntry) -> str:
-    """Put a trashed item back where it was; refuses to overwrite anything there now."""
+    """Put a trashed item back where it was; refuses to overwrite anything there now.
+
+    The item moves before its origin record goes: killed in between, the entry is an empty shell
+    that `sweep` removes, never an item nobody knows the place of.
+    """
     target = root / entry.path
     if target.exists() or target.is_symlink():
         raise StoreError(f"{entry.path} exists again; move it away first, nothing was restored")
@@ -143,3 +253,55 @@ def empty(root: Path, older_than_days: int, now: dt.datetime) -> list[TrashEntry
     for entry in removed:
         shutil.rmtree(root / TRASH_DIR / entry.id)
     return removed
+
+
+def sweep(root: Path) -> list[str]:
+    """Remove what a killed put or restore left in the trash, and say what (root-relative).
+
+    An entry folder holding no item (only its origin record, or a temporary file of one) goes; so
+    does the trash's name for a file that is back at its place as the very same file (a restore
+    killed between its two steps). Nothing that holds a trashed item's only copy is touched.
+    """
+    folder = root / TRASH_DIR
+    removed: list[str] = []
+    if not folder.is_dir():
+        return removed
+    for entry_dir in sorted(folder.iterdir()):
+        if entry_dir.is_symlink() or not entry_dir.is_dir():
+            continue
+        rel = entry_dir.relative_to(root).as_posix()
+        names = {p.name for p in entry_dir.iterdir()}
+        origin = _origin_path(entry_dir)
+        item = item_path(root, entry_dir.name, origin) if origin is not None else None
+        if origin is not None and item is not None and item.name in names:
+            back = root / origin
+            if item.is_file() and back.is_file() and _same_file(item, back):
+                item.unlink()
+                names.discard(item.name)
+            else:
+                continue
+        if all(name == ORIGIN_FILE or _is_temporary(name) for name in names):
+            shutil.rmtree(entry_dir)
+            removed.append(rel)
+    return removed
+
+
+def _origin_path(entry_dir: Path) -> str | None:
+    """The place an entry's origin.json names, when it is readable and inside the memory folders."""
+    try:
+        rel = str(json.loads((entry_dir / ORIGIN_FILE).read_text(encoding="utf-8"))["path"])
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return None
+    return rel if _inside_memory_folders(rel) else None
+
+
+def _same_file(first: Path, second: Path) -> bool:
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return False
+
+
+def _is_temporary(name: str) -> bool:
+    """The atomic writer's temporary file of an origin record."""
+    return name.startswith(f".{ORIGIN_FILE}.") and name.endswith(".tmp")

@@ -67,6 +67,8 @@ class Editing:
     ) -> None:
         plan: Plan | None = None
         try:
+            # Before anything else: a batch's journal must not bring a vanished tree folder back.
+            self.store.check_root()
             plan = make_plan()
             run = self.curator.overwrite if overwrite else self.curator.apply
             outcome = run(plan)
@@ -76,8 +78,22 @@ class Editing:
             return
         except StoreError as error:
             self.post_message(ChangeRefused(str(error)))
+            if plan is not None:
+                self._recheck(plan)
+            if reopen is not None:
+                # The write did not land (a full disk, say): the person's input is not lost.
+                self.call_from_thread(self._reopen_form, reopen)
             return
         self.post_message(Changed(outcome, select=select))
+
+    def _recheck(self, plan: Plan) -> None:
+        """After a refused change, take in its files as they are now: another program may have
+        changed or deleted one. Not when the tree's folder has gone: a reload shows that."""
+        if not self.store.root.is_dir():
+            return
+        outcome = self.curator.absorb(op.path for op in plan.operations)
+        if outcome.changed:
+            self.post_message(Changed(outcome, notice=False))
 
     def _current(self, path: str) -> Memory:
         """The newest record at path, or a clear refusal when it has gone."""
@@ -117,6 +133,7 @@ class Editing:
             self.call_from_thread(self.notify, "Nothing to undo in this session", timeout=3)
             return
         try:
+            self.store.check_root()
             outcome = self.curator.undo()
         except StoreError as error:
             self.post_message(ChangeRefused(f"cannot undo: {error}"))
@@ -208,10 +225,15 @@ class Editing:
             else:
                 self._take_in([message.path], "Nothing was written")
                 if reopen is not None:
-                    memory = self.curator.get(reopen.path) if reopen.path else None
-                    self.open_form(reopen.kind, memory, reopen.draft)
+                    self._reopen_form(reopen)
 
         self.push_screen(ConflictScreen(message.path, detail), chosen)
+
+    def _reopen_form(self, reopen: Reopen) -> None:
+        """Bring a form back with the person's input, unless the memory it edits has gone."""
+        memory = self.curator.get(reopen.path) if reopen.path else None
+        if reopen.path is None or memory is not None:
+            self.open_form(reopen.kind, memory, reopen.draft)
 
     @in_order
     def _take_in(self, paths: list[str], notice: str) -> None:

@@ -14,15 +14,17 @@ from functools import partial
 from typing import Any, Protocol
 
 from textual.app import App
-from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider
+from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.screen import Screen
 from textual.style import Style
+from textual.theme import ThemeProvider
 
 from ..core.model import Kind, Memory, Tree
 from ..core.search import SearchIndex, SearchResult
 from ..core.store import Store
 from . import rows
+from .screens.dismiss_once import DismissOnce
 
 PLACEHOLDER = "Jump to a memory…"
 SEARCH_LIMIT = 50
@@ -135,8 +137,48 @@ def _nothing() -> None:
     """Choosing a hint does nothing beyond closing the palette."""
 
 
+class Palette(DismissOnce, CommandPalette):
+    """Textual's command palette, safe from keys that come faster than it draws.
+
+    Races of Textual 8.2.8 closed the app: a page key before the list is laid out (`ctrl+k` then
+    `PgDn`), a letter typed just before `Esc`, whose search started after the palette was
+    dismissed and looked for its list while the palette was taken down, and a second dismiss.
+    """
+
+    def _action_command_list(self, action: str) -> None:
+        # Moving a page starts from the highlighted option's line; until the list has a size it
+        # has made no lines (KeyError).
+        if action.startswith("page_") and not self.query_one(CommandList).scrollable_content_region:
+            return
+        super()._action_command_list(action)
+
+    def _gather_commands(self, search_value: str) -> None:  # type: ignore[override]
+        # Off the screen stack means dismissed (popping is immediate, taking down is not).
+        if self.is_active:
+            super()._gather_commands(search_value)
+
+    def _watch__list_visible(self) -> None:
+        if self.is_active:
+            super()._watch__list_visible()
+
+    async def _watch__show_busy(self) -> None:
+        if self.is_active:
+            await super()._watch__show_busy()
+
+
 def open_jump_palette(app: App[Any]) -> None:
     """Open the palette over every memory (the app must satisfy JumpHost)."""
     if CommandPalette.is_open(app):
         return
-    app.push_screen(CommandPalette(providers=[JumpProvider], placeholder=PLACEHOLDER))
+    app.push_screen(Palette(providers=[JumpProvider], placeholder=PLACEHOLDER))
+
+
+def open_command_palette(app: App[Any]) -> None:
+    """`ctrl+p`: Textual's palette of every command, as a Palette."""
+    if app.use_command_palette and not CommandPalette.is_open(app):
+        app.push_screen(Palette(id="--command-palette"))
+
+
+def open_theme_palette(app: App[Any]) -> None:
+    """`theme: change`: Textual's theme picker, as a Palette."""
+    app.push_screen(Palette(providers=[ThemeProvider], placeholder="Search for themes…"))

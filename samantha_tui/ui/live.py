@@ -3,15 +3,18 @@
 The watcher is one exclusive async worker; each burst of outside changes arrives as one batch and
 is taken in by a thread worker. The indexes are regenerated after the app's own changes by the
 curator, and after outside changes once they have been quiet for INDEX_QUIET seconds: an assistant
-writing several files (and maybe its own index) should not race a regeneration per file.
+writing several files (and maybe its own index) should not race a regeneration per file. A
+regeneration that meets another program's index write is tried again after the next quiet spell.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from textual import work
 from textual.timer import Timer
 
-from ..core.atomic import StoreError
+from ..core.atomic import ConflictError, StoreError
 from ..core.indexes import DriftReport
 from ..core.watch import FileBatch, watch_tree
 from .messages import Changed, FilesChanged, IndexState, while_shown
@@ -41,9 +44,10 @@ class LiveFiles:
         try:
             async for batch in watch_tree(self.store.root):
                 self.post_message(FilesChanged(batch))
-        except (OSError, RuntimeError) as error:
+        except (StoreError, OSError, RuntimeError) as error:
+            # A tree folder removed or renamed ends the watch; the app goes on without it.
             self.notify(
-                f"Stopped watching for outside changes ({error}); r reloads by hand",
+                f"Stopped watching for outside changes ({error}); ctrl+r reads the tree again",
                 severity="warning",
                 timeout=10,
             )
@@ -67,11 +71,19 @@ class LiveFiles:
     # --- indexes ---------------------------------------------------------------------------------
 
     def index_changed(self, message: Changed) -> None:
-        """After any change: the app's own are indexed already; outside ones after a quiet spell."""
+        """After any change: the app's own are indexed already; outside ones after a quiet spell.
+
+        So is an own change whose indexes could not be written (another program was writing one).
+        """
+        outcome = message.outcome
         if message.notice or not self.curator.auto_index:
-            self.check_indexes(message.outcome.changed)
-            return
-        self._outside_paths.update(message.outcome.changed)
+            self.check_indexes(outcome.changed)
+        if self.curator.auto_index and (not message.notice or outcome.index_error):
+            self._index_when_quiet(outcome.changed)
+
+    def _index_when_quiet(self, paths: Iterable[str]) -> None:
+        """Regenerate the indexes these paths feed once outside changes pause for INDEX_QUIET."""
+        self._outside_paths.update(paths)
         if self._index_timer is not None:
             self._index_timer.stop()
         self._index_timer = self.set_timer(INDEX_QUIET, self._index_outside_changes)
@@ -87,7 +99,17 @@ class LiveFiles:
     def _regenerate(self, paths: list[str] | None, quiet: bool) -> None:
         self.post_message(IndexState(None, busy=True))
         try:
-            updates = self.curator.reindex(paths)
+            # Quiet runs follow outside changes; only `r` rebuilds an index.json that is not JSON.
+            updates = self.curator.reindex(paths, automatic=quiet)
+        except ConflictError as error:
+            if not quiet:
+                self.post_message(IndexState(None, error=str(error)))
+                return
+            # Another program rewrote an index while this one was made (samantha-llm's worker
+            # does after each session): nothing was written; try again once it is quiet.
+            self.call_from_thread(self._index_when_quiet, paths or ())
+            self._post_drift(paths)
+            return
         except StoreError as error:
             self.post_message(IndexState(None, error=str(error)))
             return
@@ -95,11 +117,14 @@ class LiveFiles:
             files = len(updates)
             said = f"Rewrote {files} index file{'s' if files != 1 else ''}" if files else ""
             self.call_from_thread(self.notify, said or "The indexes were already up to date")
-        self.post_message(IndexState(self.curator.drift(paths)))
+        self._post_drift(paths)
 
     @in_order
     def check_indexes(self, paths: tuple[str, ...] | None = None) -> None:
         """Compare the indexes with the files again: the kinds `paths` feed, or all of them."""
+        self._post_drift(paths)
+
+    def _post_drift(self, paths: Iterable[str] | None) -> None:
         try:
             self.post_message(IndexState(self.curator.drift(paths)))
         except StoreError as error:

@@ -80,8 +80,30 @@ def _some(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
     return {key: value for key, value in pairs if value is not None}
 
 
+# Entries already made, by kind, path and the digest of the bytes they were made from: after one
+# write only the changed memory's entry is made again (its summary is the costly part).
+_MADE: dict[tuple[Kind, str, str], dict[str, Any]] = {}
+_MADE_LIMIT = 250_000
+
+
 def memory_entry(kind: Kind, memory: Memory) -> dict[str, Any]:
-    """Short- and long-term entry: file, date, title, summary, importance, type, project, ..."""
+    """Short- and long-term entry: file, date, title, summary, importance, type, project, ...
+
+    The entry is shared between builds: read it, never change it.
+    """
+    key = (kind, memory.path, memory.digest)
+    made = _MADE.get(key) if memory.digest else None
+    if made is not None:
+        return made
+    entry = _memory_entry(kind, memory)
+    if memory.digest:  # records built in memory without bytes have no digest to key them by
+        if len(_MADE) >= _MADE_LIMIT:
+            _MADE.clear()
+        _MADE[key] = entry
+    return entry
+
+
+def _memory_entry(kind: Kind, memory: Memory) -> dict[str, Any]:
     return _some(
         (
             ("file", entry_key(kind, memory)),

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..model import Kind
+from .jsonfmt import SharedEntry
 from .sections import Built, entries
 
 NONE = "None."
@@ -20,6 +21,16 @@ def _text(value: Any) -> str:
 
 def memory_line(entry: Mapping[str, Any], refs: bool = False) -> str:
     """`- \\`file\\` - summary [topics: a, b] [importance: high]` as the real template has it."""
+    if type(entry) is not SharedEntry:
+        return _memory_line(entry, refs)
+    form = "md refs" if refs else "md"
+    line = entry.rendered.get(form)
+    if line is None:
+        line = entry.rendered[form] = _memory_line(entry, refs)
+    return line
+
+
+def _memory_line(entry: Mapping[str, Any], refs: bool) -> str:
     summary = _text(entry.get("summary")) or _text(entry.get("title"))
     line = f"- `{_text(entry.get('file'))}` - {summary}"
     line += (

@@ -6,6 +6,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .jsonfmt import SharedEntry
+
 
 @dataclass(frozen=True)
 class Shape:
@@ -67,6 +69,28 @@ def merge_entry(derived: Mapping[str, Any], old: Mapping[str, Any] | None, shape
         if key not in values and key in derived:
             values[key] = derived[key]
     return ordered(values, shape.order, old)
+
+
+# The last merge of each shared derived entry (entries.memory_entry keeps them): while the index
+# still holds the same old entry, the result is the same, and re-indexing after one write merges
+# only the entry that changed.
+_LAST: dict[int, tuple[Mapping[str, Any], Mapping[str, Any] | None, Shape, SharedEntry]] = {}
+_LAST_LIMIT = 250_000
+
+
+def merge_shared(
+    derived: Mapping[str, Any], old: Mapping[str, Any] | None, shape: Shape
+) -> SharedEntry:
+    """merge_entry for a derived entry that is shared and never changed; so is the result."""
+    last = _LAST.get(id(derived))
+    # The stored entry keeps derived alive, so its id cannot name another object meanwhile.
+    if last is not None and last[0] is derived and last[2] is shape and last[1] == old:
+        return last[3]
+    merged = SharedEntry(merge_entry(derived, old, shape))
+    if len(_LAST) >= _LAST_LIMIT:
+        _LAST.clear()
+    _LAST[id(derived)] = (derived, old, shape, merged)
+    return merged
 
 
 def merge_root(

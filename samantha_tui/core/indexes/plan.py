@@ -45,6 +45,8 @@ class IndexUpdate:
 class _Planned:
     updates: tuple[IndexUpdate, ...]
     drift: KindDrift
+    unreadable: bool = False
+    """Its index.json is there but cannot be read: only a person's request rebuilds it."""
 
 
 def _read(root: Path, rel: str) -> bytes | None:
@@ -88,6 +90,22 @@ def _stamped(built: Built, stamp: str) -> Built:
     return dataclasses.replace(built, data={**built.data, "last_updated": stamp})
 
 
+def _restamped_json(dumped: bytes, built: Built, stamp: str) -> tuple[Built, bytes]:
+    """built with `last_updated` set to stamp, and its JSON.
+
+    Only the top level is indented by two spaces, and JSON escapes every newline inside a string,
+    so the stamp's line is found exactly; swapping it saves dumping the whole index a second time
+    (about a third of a write's cost at 10,000 memories).
+    """
+    restamped = _stamped(built, stamp)
+    old = built.data.get("last_updated")
+    line = b'\n  "last_updated": '
+    if isinstance(old, str) and dumped.count(line + json.dumps(old).encode("ascii")) == 1:
+        new_line = line + json.dumps(stamp).encode("ascii")
+        return restamped, dumped.replace(line + json.dumps(old).encode("ascii"), new_line)
+    return restamped, dump_json(restamped.data)
+
+
 def _markdown(kind: Kind, built: Built, old: bytes | None) -> bytes:
     """index.md, keeping its old date when nothing but the date would change."""
     new = render_markdown(kind, built)
@@ -95,10 +113,20 @@ def _markdown(kind: Kind, built: Built, old: bytes | None) -> bytes:
         return new
     match = _MD_STAMP.search(old)
     if match:
-        same = render_markdown(kind, _stamped(built, match.group(1).decode("utf-8", "replace")))
+        stamp = match.group(1).decode("utf-8", "replace")
+        if _one_line(stamp) and _one_line(built.data.get("last_updated")):
+            # The header is the first such line: swap its date instead of rendering again.
+            line = b"**Last Updated**: " + stamp.encode("utf-8")
+            same = _MD_STAMP.sub(lambda _: line, new, count=1)
+        else:
+            same = render_markdown(kind, _stamped(built, stamp))
         if same == old:
             return old
     return new
+
+
+def _one_line(value: Any) -> bool:
+    return isinstance(value, str) and "\n" not in value and "\r" not in value
 
 
 def _note(memory: Memory) -> str:
@@ -127,8 +155,7 @@ def _plan_kind(tree: Tree, root: Path, today: dt.date, kind: Kind) -> _Planned |
     new_json = dump_json(built.data)
     if new_json != old_json:
         # `last_updated` moves only with a real change, so regenerating is quiet in git.
-        built = _stamped(built, today.isoformat())
-        new_json = dump_json(built.data)
+        built, new_json = _restamped_json(new_json, built, today.isoformat())
     new_md = _markdown(kind, built, old_md)
 
     missing, gone, disagreeing = compare(kind, old, built.data, _existing(kind, tree))
@@ -160,7 +187,7 @@ def _plan_kind(tree: Tree, root: Path, today: dt.date, kind: Kind) -> _Planned |
     if new_md != old_md:
         change = "created from the files" if old_md is None else "rewritten to match index.json"
         updates.append(IndexUpdate(md_rel, old_md, new_md, (change,)))
-    return _Planned(tuple(updates), drift)
+    return _Planned(tuple(updates), drift, unreadable=problem is not None)
 
 
 def _planned(
@@ -187,13 +214,33 @@ def drift(
 
 
 def regenerate(
-    store: Store, kinds: Iterable[Kind] | None = None, today: dt.date | None = None
+    store: Store,
+    kinds: Iterable[Kind] | None = None,
+    today: dt.date | None = None,
+    settled: dict[Kind, KindDrift] | None = None,
+    automatic: bool = False,
 ) -> list[IndexUpdate]:
-    """Plan from the store's in-memory tree and write what drifted, through the store."""
-    updates = plan_updates(store.tree, store.root, today or store.today(), kinds)
+    """Plan from the store's in-memory tree and write what drifted, through the store.
+
+    `automatic` (after a change, not asked for) leaves alone a kind whose index.json cannot be
+    read: it may be another program's half-written file, or hold a person's edits to repair, so
+    it is reported and rebuilt only on request. Once every write landed, `settled` (when given)
+    gets each kind's drift as it now is: nothing but the notes on unreadable memories, so no
+    second comparison is needed to know it.
+    """
+    planned = _planned(store.tree, store.root, today or store.today(), kinds)
+    if automatic:
+        planned = [kind_plan for kind_plan in planned if not kind_plan.unreadable]
+    updates = [update for kind_plan in planned for update in kind_plan.updates]
     for update in updates:
         expected = digest_bytes(update.old) if update.old is not None else None
         store.write_file(update.path, update.new, expected)
+    if settled is not None:
+        for kind_plan in planned:
+            kind_drift = kind_plan.drift
+            settled[kind_drift.kind] = KindDrift(
+                kind_drift.kind, kind_drift.path, unindexed=kind_drift.unindexed
+            )
     return updates
 
 

@@ -11,8 +11,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from .dismiss_once import DismissOnce
 
-class ConfirmScreen(ModalScreen[bool]):
+
+class ConfirmScreen(DismissOnce, ModalScreen[bool]):
     """Asks a yes/no question; dismisses with True only when the person confirms.
 
     `lines` name what will happen (file names, counts); they are user text, so never markup.
@@ -46,7 +48,7 @@ class ConfirmScreen(ModalScreen[bool]):
                 with VerticalScroll(classes="dialog-lines"):
                     yield Static(Text("\n".join(self._lines)))
             with Horizontal(classes="dialog-buttons"):
-                yield Button(self._cancel_label, id="cancel")
+                yield Button(Text(self._cancel_label), id="cancel")
                 yield Button(
                     Text(self._confirm_label),
                     id="confirm",

@@ -11,12 +11,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from .dismiss_once import DismissOnce
+
 RELOAD = "reload"
 OVERWRITE = "overwrite"
 CANCEL = "cancel"
 
 
-class ConflictScreen(ModalScreen[str]):
+class ConflictScreen(DismissOnce, ModalScreen[str]):
     """Says another program changed `path` since it was read; dismisses with the choice made.
 
     The result is RELOAD, OVERWRITE or CANCEL; `detail` lines (user text, never markup) say what

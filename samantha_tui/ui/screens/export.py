@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from ...core.atomic import write_atomic
+from .dismiss_once import DismissOnce
 
 EXPORT_NAME = "bootstrap-plan.md"
 
@@ -25,7 +26,7 @@ class ExportTarget:
     path: Path | None
 
 
-class ExportScreen(ModalScreen[ExportTarget | None]):
+class ExportScreen(DismissOnce, ModalScreen[ExportTarget | None]):
     """Asks for a file name (relative to the current folder) or offers the clipboard instead."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="bootstrap.export.cancel")]

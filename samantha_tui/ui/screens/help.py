@@ -12,6 +12,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from .dismiss_once import DismissOnce
+
 IN_THE_LIST = (
     ("↑ ↓  j k", "Move in the list"),
     ("PgUp PgDn", "Move a page"),
@@ -22,7 +24,7 @@ IN_THE_LIST = (
 )
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(DismissOnce, ModalScreen[None]):
     """A modal table of keys; the app passes its own, with any overrides from the config file."""
 
     BINDINGS = [

@@ -5,9 +5,10 @@ from __future__ import annotations
 from textual.screen import Screen
 
 from ...core.indexes import DriftReport
+from .dismiss_once import DismissOnce
 
 
-class LiveScreen(Screen[None]):
+class LiveScreen(DismissOnce, Screen[None]):
     """The app calls `tree_changed` on every LiveScreen in its stack after any change lands (the
     person's own, an undo, or another program's), with the memory paths that changed."""
 

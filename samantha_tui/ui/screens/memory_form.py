@@ -29,6 +29,7 @@ from ...core.fields import Control, FieldSpec, Vocabulary
 from ...core.model import Kind, Memory
 from ...core.template import NewMemory
 from .confirm import ConfirmScreen
+from .dismiss_once import DismissOnce
 
 NEW_PROJECT = "\x00new project"
 """The project select's value that reveals an input for a name no memory uses yet."""
@@ -78,7 +79,7 @@ class TopicSuggester(Suggester):
         return self._vocabulary.complete_tags(value)
 
 
-class MemoryForm(Screen[FormResult | None]):
+class MemoryForm(DismissOnce, Screen[FormResult | None]):
     """Edit `memory`'s frontmatter, or (memory=None) fill in a new memory of `kind`.
 
     Dismisses with a FormResult, or None when cancelled or when nothing changed.

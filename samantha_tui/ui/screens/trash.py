@@ -1,5 +1,6 @@
 """The trash (`t`): what deleting, pruning and deduping put in `.ai/.trash/`, newest first, and a
-key to put the selected item back where it came from."""
+key to put the selected item back where it came from. Damaged entries are listed after the others,
+with the reason, and are never restored."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from .live_screen import LiveScreen
 
 COLUMNS = (Column("Item"), Column("From", 15), Column("Trashed", 16))
 EMPTY = "The trash is empty."
+DAMAGED = "damaged"
 EMPTY_HELP = (
     "Deleting a memory (d), a prune or a dedupe moves files here, to .ai/.trash/ inside the tree; "
     "nothing is deleted outright. Whatever lands here can be put back where it came from with r."
@@ -46,12 +48,16 @@ def trash_row(entry: trash.TrashEntry) -> TableRow:
     return TableRow(entry.id, (name, Text(origin(entry.path)), when))
 
 
+def damaged_row(damaged: trash.Damaged) -> TableRow:
+    return TableRow(damaged.id, (Text(damaged.id), Text(DAMAGED, style="red"), Text("")))
+
+
 class TrashRead(Message):
     """The trash's entries, read off the UI thread."""
 
-    def __init__(self, entries: list[trash.TrashEntry]) -> None:
+    def __init__(self, listing: trash.Listing) -> None:
         super().__init__()
-        self.entries = entries
+        self.listing = listing
 
 
 class TrashScreen(LiveScreen):
@@ -65,6 +71,9 @@ class TrashScreen(LiveScreen):
     def __init__(self) -> None:
         super().__init__()
         self.entries: list[trash.TrashEntry] = []
+        self.damaged: list[trash.Damaged] = []
+        self.problem: str | None = None
+        """Why the trash folder cannot be used at all, or None."""
         self._read = False
 
     def compose(self) -> ComposeResult:
@@ -91,19 +100,23 @@ class TrashScreen(LiveScreen):
 
     @work(thread=True, exclusive=True, group="trash")
     def read_trash(self) -> None:
-        entries = self.app.curator.store.trash_entries()
+        listing = self.app.curator.store.trash_listing()
         if not get_current_worker().is_cancelled:
-            self.post_message(TrashRead(entries))
+            self.post_message(TrashRead(listing))
 
     @on(TrashRead)
     async def _trash_read(self, message: TrashRead) -> None:
-        self.entries = message.entries
+        self.entries = list(message.listing.entries)
+        self.damaged = list(message.listing.damaged)
+        self.problem = message.listing.problem
         self._read = True
         self._show_head()
-        self.table.set_rows(
-            [trash_row(entry) for entry in self.entries], empty_message=EMPTY, select=None
-        )
-        if not self.entries:
+        rows = [trash_row(entry) for entry in self.entries]
+        rows += [damaged_row(damaged) for damaged in self.damaged]
+        self.table.set_rows(rows, empty_message=self.problem or EMPTY, select=None)
+        if self.problem:
+            self.query_one(Preview).show_message("The trash cannot be used", self.problem)
+        elif not rows:
             self.query_one(Preview).show_message(EMPTY, EMPTY_HELP)
         else:
             await self._show(self.table.selected_key)
@@ -113,6 +126,8 @@ class TrashScreen(LiveScreen):
         if self._read:
             count = len(self.entries)
             head.append(f"  {count} item{'s' if count != 1 else ''} in {trash.TRASH_DIR}/")
+            if self.damaged:
+                head.append(f"  ·  {len(self.damaged)} damaged, left as they are", style="red")
             head.append("  ·  r restores to where it came from, u undoes", style="dim")
         self.query_one("#trash-head", Static).update(head)
 
@@ -121,10 +136,14 @@ class TrashScreen(LiveScreen):
         await self._show(message.key)
 
     async def _show(self, entry_id: str | None) -> None:
+        preview = self.query_one(Preview)
+        damaged = self.damaged_entry(entry_id)
+        if damaged is not None:
+            preview.show_message(f"Damaged: {damaged.id}", damaged.reason)
+            return
         entry = self.entry(entry_id)
         if entry is None:
             return
-        preview = self.query_one(Preview)
         seen = trash.peek(self.app.curator.store.root, entry, self.app.curator.store.today())
         if seen.memory is not None:
             await preview.show_memory(seen.memory)
@@ -134,10 +153,24 @@ class TrashScreen(LiveScreen):
     def entry(self, entry_id: str | None) -> trash.TrashEntry | None:
         return next((e for e in self.entries if e.id == entry_id), None)
 
+    def damaged_entry(self, entry_id: str | None) -> trash.Damaged | None:
+        return next((d for d in self.damaged if d.id == entry_id), None)
+
     def action_restore(self) -> None:
+        damaged = self.damaged_entry(self.table.selected_key)
+        if damaged is not None:
+            self.notify(
+                f"{damaged.id} cannot be restored: {damaged.reason}",
+                title="Nothing was restored",
+                severity="error",
+                timeout=8,
+                markup=False,
+            )
+            return
         entry = self.entry(self.table.selected_key)
         if entry is None:
-            self.notify("The trash is empty: nothing to restore", timeout=3)
+            said = self.problem or "The trash is empty: nothing to restore"
+            self.notify(said, timeout=3, markup=False)
             return
         operation = Operation("restore", entry.path, "restored by you", target=entry.id)
         self.app.change(lambda: Plan(f"restore {name_of(entry.path)}", (operation,)))

@@ -116,6 +116,11 @@ class MemoryTable(ScrollView, can_focus=True):
         def control(self) -> MemoryTable:
             return self.table
 
+        def can_replace(self, message: Message) -> bool:
+            # A held key moves the cursor faster than a preview renders: only the row it stopped
+            # on needs showing, not every row it passed.
+            return isinstance(message, MemoryTable.Highlighted) and message.table is self.table
+
     class MarksChanged(Message):
         """Rows were marked or unmarked (by a key, clear_marks, or set_rows dropping keys)."""
 

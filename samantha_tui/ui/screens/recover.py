@@ -1,0 +1,121 @@
+"""The start-up question when an earlier change was interrupted: finish it, roll it back, or later.
+
+Looking costs one read of the journal; nothing is written until the person chooses. Later is the
+safe choice (focused): every file stays as the interruption left it, and changes are refused until
+the journal is dealt with here, on the next start, or with `samantha-tui recover`.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ...core import journal
+from ...core.atomic import StoreError
+from ...core.journal import Journal
+from ...core.recovery import FINISH, ROLLBACK, recover
+from ...core.store import Store
+from .dismiss_once import DismissOnce
+
+if TYPE_CHECKING:
+    from ..app import SamanthaApp
+
+LATER = "later"
+
+
+class RecoverScreen(DismissOnce, ModalScreen[str]):
+    """Says which change was interrupted and how far it got; dismisses with FINISH, ROLLBACK or
+    LATER."""
+
+    BINDINGS = [
+        Binding("f", f"choose('{FINISH}')", "Finish", id="recover.finish"),
+        Binding("r", f"choose('{ROLLBACK}')", "Roll back", id="recover.rollback"),
+        Binding("escape,l", f"choose('{LATER}')", "Later", id="recover.later"),
+        Binding("left", "switch(-1)", "Previous button", show=False, id="recover.previous"),
+        Binding("right", "switch(1)", "Next button", show=False, id="recover.next"),
+    ]
+
+    def __init__(self, interrupted: Journal) -> None:
+        super().__init__(classes="dialog")
+        self._interrupted = interrupted
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Static(
+                Text("An earlier change was interrupted", style="bold"), classes="dialog-title"
+            )
+            with VerticalScroll(classes="dialog-lines"):
+                yield Static(self._explanation())
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Finish", id=FINISH)
+                yield Button("Roll back", id=ROLLBACK, variant="warning")
+                yield Button("Later", id=LATER, variant="primary")
+
+    def _explanation(self) -> Text:
+        interrupted = self._interrupted
+        lines = [
+            # The plan's name holds file names: user text, never markup.
+            Text(f"{interrupted.describe()}."),
+            Text(f"Started {interrupted.started.replace('T', ' ')}.", style="dim"),
+            Text(),
+            Text.assemble(("  f  Finish     ", "bold"), "do the steps that are left"),
+            Text.assemble(("  r  Roll back  ", "bold"), "put every file back as it was before"),
+            Text.assemble(
+                ("esc  Later      ", "bold"), "touch nothing; no change can be made meanwhile"
+            ),
+        ]
+        return Text("\n").join(lines)
+
+    def on_mount(self) -> None:
+        self.query_one(f"#{LATER}", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id or LATER)
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+    def action_switch(self, step: int) -> None:
+        buttons = list(self.query(Button))
+        current = buttons.index(self.focused) if self.focused in buttons else 0
+        buttons[(current + step) % len(buttons)].focus()
+
+
+def offer_recovery(app: SamanthaApp) -> None:
+    """On start-up: when a change was interrupted, ask what to do about it."""
+    try:
+        interrupted = journal.pending(app.store.root)
+    except StoreError as error:
+        app.notify(str(error), title="Interrupted change", severity="error", timeout=10)
+        return
+    if interrupted is None:
+        return
+
+    def chosen(choice: str | None) -> None:
+        if choice in (FINISH, ROLLBACK):
+            app.run_in_order(functools.partial(_recover, app, str(choice)))
+
+    app.push_screen(RecoverScreen(interrupted), chosen)
+
+
+def _recover(app: SamanthaApp, mode: str) -> None:
+    """In the change thread, after any change already queued: recover, then read the tree again."""
+    # A store of its own: the app's is read by the UI meanwhile, and is read again afterwards.
+    store = Store(app.store.root, app.store.today)
+    try:
+        done = recover(store, mode)
+    except StoreError as error:
+        app.call_from_thread(
+            app.notify, str(error), title="Recovery stopped", severity="error", timeout=10
+        )
+        return
+    app.call_from_thread(app.notify, done.describe(), timeout=6)
+    app.call_from_thread(app.load_tree)
