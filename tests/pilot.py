@@ -11,7 +11,7 @@ from samantha_tui.cli import main
 from samantha_tui.core.curator import Curator
 from samantha_tui.core.store import Store
 
-from .conftest import TODAY
+from .conftest import ST, TODAY, make_tree
 
 
 async def settle(pilot, rounds: int = 3) -> None:
@@ -45,3 +45,21 @@ def reindexed(root: Path) -> Path:
     store.scan()
     Curator(store).reindex()
     return root
+
+
+ALPHA = f"{ST}/2026-06-10_alpha_rule.md"
+BETA = f"{ST}/2026-06-09_beta_note.md"
+
+
+def memory(title: str, extra: str = "") -> str:
+    """A short-term memory titled `title`, dated 2026-06-01, with `extra` frontmatter lines."""
+    return f"---\ndate: 2026-06-01\ntopics: [ci]\n{extra}---\n\n# {title}\n\nBody of {title}.\n"
+
+
+def alpha_and_beta(tmp_path: Path) -> Path:
+    """A tree of two memories (Alpha of medium importance, Beta), indexes regenerated."""
+    root = make_tree(
+        tmp_path / "cerebrum",
+        {ALPHA: memory("Alpha rule", "importance: medium\n"), BETA: memory("Beta note")},
+    )
+    return reindexed(root)

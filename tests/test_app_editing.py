@@ -17,15 +17,10 @@ from samantha_tui.ui.screens.conflict import ConflictScreen
 from samantha_tui.ui.screens.memory_form import MemoryForm
 
 from .conftest import ST, TODAY, make_tree
-from .pilot import index_check, reindexed, settle
+from .pilot import ALPHA, BETA, index_check, memory, reindexed, settle
 
-A = f"{ST}/2026-06-10_alpha_rule.md"
-B = f"{ST}/2026-06-09_beta_note.md"
+A, B = ALPHA, BETA
 C = f"{ST}/2026-06-08_gamma_note.md"
-
-
-def memory(title: str, extra: str = "") -> str:
-    return f"---\ndate: 2026-06-01\ntopics: [ci]\n{extra}---\n\n# {title}\n\nBody of {title}.\n"
 
 
 @pytest.fixture

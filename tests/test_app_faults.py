@@ -15,12 +15,11 @@ from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.memory_form import MemoryForm
 
-from .conftest import ST, TODAY, make_tree
+from .conftest import ST, TODAY
 from .faults import FAULTS, READ_ONLY_FILE, Faults, record_notices, snapshot, temporary_files
-from .pilot import index_check, reindexed, settle
+from .pilot import ALPHA, BETA, alpha_and_beta, index_check, settle
 
-A = f"{ST}/2026-06-10_alpha_rule.md"
-B = f"{ST}/2026-06-09_beta_note.md"
+A, B = ALPHA, BETA
 EDITS = ["disk full on write", "disk full on fsync", "read-only folder", "permission denied"]
 EDITS += ["rename fails", READ_ONLY_FILE]
 DELETES = [name for name in EDITS if name != READ_ONLY_FILE] + ["unlink fails"]
@@ -29,17 +28,9 @@ FORM_SAVES = ["disk full on fsync", "permission denied", READ_ONLY_FILE]
 a second on a loaded machine, so the form's own part (the input kept for a retry) takes three."""
 
 
-def memory(title: str, extra: str = "") -> str:
-    return f"---\ndate: 2026-06-01\ntopics: [ci]\n{extra}---\n\n# {title}\n\nBody of {title}.\n"
-
-
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    tree_root = make_tree(
-        tmp_path / "cerebrum",
-        {A: memory("Alpha rule", "importance: medium\n"), B: memory("Beta note")},
-    )
-    return reindexed(tree_root)
+    return alpha_and_beta(tmp_path)
 
 
 def refusals(notices: list[tuple[str, str]]) -> list[str]:

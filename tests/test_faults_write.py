@@ -35,10 +35,10 @@ from .faults import (
     snapshot,
     temporary_files,
 )
+from .pilot import ALPHA, BETA, memory
 
 WORK = ".ai/work-experience/.ai"
-A = f"{ST}/2026-06-10_alpha_rule.md"
-B = f"{ST}/2026-06-09_beta_note.md"
+A, B = ALPHA, BETA
 C = f"{ST}/2026-06-08_gamma_note.md"
 PROJECT = f"{TASKS}/payments"
 STATUS = f"{PROJECT}/status.md"
@@ -48,10 +48,6 @@ INDEX = f"{ST}/index.json"
 PENDING = f"{TASKS}/pending-updates/20260615_120000_payments.json"
 WRITES = {"disk full on write", "disk full on fsync"}
 NAMES = {"read-only folder", "permission denied", "rename fails"}
-
-
-def memory(title: str, extra: str = "") -> str:
-    return f"---\ndate: 2026-06-01\ntopics: [ci]\n{extra}---\n\n# {title}\n\nBody of {title}.\n"
 
 
 @pytest.fixture

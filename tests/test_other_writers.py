@@ -31,27 +31,18 @@ from samantha_tui.ui.screens.memory_form import MemoryForm
 from samantha_tui.ui.screens.trash import TrashScreen
 from samantha_tui.ui.widgets.preview import Preview
 
-from .conftest import LT, ST, TODAY, make_tree
+from .conftest import LT, ST, TODAY
 from .faults import record_notices, snapshot, temporary_files
-from .pilot import index_check, reindexed, settle
+from .pilot import ALPHA, BETA, alpha_and_beta, index_check, memory, settle
 
-A = f"{ST}/2026-06-10_alpha_rule.md"
-B = f"{ST}/2026-06-09_beta_note.md"
+A, B = ALPHA, BETA
 NEW = f"{ST}/2026-06-15_new_note.md"
 INDEX = f"{ST}/index.json"
 
 
-def memory(title: str, extra: str = "") -> str:
-    return f"---\ndate: 2026-06-01\ntopics: [ci]\n{extra}---\n\n# {title}\n\nBody of {title}.\n"
-
-
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    tree_root = make_tree(
-        tmp_path / "cerebrum",
-        {A: memory("Alpha rule", "importance: medium\n"), B: memory("Beta note")},
-    )
-    return reindexed(tree_root)
+    return alpha_and_beta(tmp_path)
 
 
 @pytest.fixture

@@ -14,16 +14,11 @@ from samantha_tui.ui.screens.trash import TrashScreen
 from samantha_tui.ui.widgets.preview import Preview
 
 from .conftest import ST, TASKS, TODAY, make_tree
-from .pilot import index_check, reindexed, settle
+from .pilot import ALPHA, BETA, index_check, memory, reindexed, settle
 
-A = f"{ST}/2026-06-10_alpha_rule.md"
-B = f"{ST}/2026-06-09_beta_note.md"
+A, B = ALPHA, BETA
 PROJECT = f"{TASKS}/payments"
 PENDING = f"{TASKS}/pending-updates/20260614_101500_payments.json"
-
-
-def memory(title: str, extra: str = "") -> str:
-    return f"---\ndate: 2026-06-01\ntopics: [ci]\n{extra}---\n\n# {title}\n\nBody of {title}.\n"
 
 
 @pytest.fixture

@@ -11,19 +11,21 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from .dismiss_once import DismissOnce
+from .button_choices import ButtonChoices
 
 RELOAD = "reload"
 OVERWRITE = "overwrite"
 CANCEL = "cancel"
 
 
-class ConflictScreen(DismissOnce, ModalScreen[str]):
+class ConflictScreen(ButtonChoices, ModalScreen[str]):
     """Says another program changed `path` since it was read; dismisses with the choice made.
 
     The result is RELOAD, OVERWRITE or CANCEL; `detail` lines (user text, never markup) say what
     changed. Cancel is focused: the safe choice writes nothing.
     """
+
+    SAFE_CHOICE = CANCEL
 
     BINDINGS = [
         Binding("r", f"choose('{RELOAD}')", "Reload theirs", id="conflict.reload"),
@@ -69,18 +71,3 @@ class ConflictScreen(DismissOnce, ModalScreen[str]):
             Text.assemble(("esc  Cancel         ", "bold"), "write nothing; your edit stays open"),
         ]
         return Text("\n").join(lines)
-
-    def on_mount(self) -> None:
-        self.query_one(f"#{CANCEL}", Button).focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(event.button.id or CANCEL)
-
-    def action_choose(self, choice: str) -> None:
-        self.dismiss(choice)
-
-    def action_switch(self, step: int) -> None:
-        buttons = list(self.query(Button))
-        current = buttons.index(self.focused) if self.focused in buttons else 0
-        buttons[(current + step) % len(buttons)].focus()

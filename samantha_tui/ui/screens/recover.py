@@ -22,7 +22,7 @@ from ...core.atomic import StoreError
 from ...core.journal import Journal
 from ...core.recovery import FINISH, ROLLBACK, recover
 from ...core.store import Store
-from .dismiss_once import DismissOnce
+from .button_choices import ButtonChoices
 
 if TYPE_CHECKING:
     from ..app import SamanthaApp
@@ -30,9 +30,11 @@ if TYPE_CHECKING:
 LATER = "later"
 
 
-class RecoverScreen(DismissOnce, ModalScreen[str]):
+class RecoverScreen(ButtonChoices, ModalScreen[str]):
     """Says which change was interrupted and how far it got; dismisses with FINISH, ROLLBACK or
     LATER."""
+
+    SAFE_CHOICE = LATER
 
     BINDINGS = [
         Binding("f", f"choose('{FINISH}')", "Finish", id="recover.finish"),
@@ -72,21 +74,6 @@ class RecoverScreen(DismissOnce, ModalScreen[str]):
             ),
         ]
         return Text("\n").join(lines)
-
-    def on_mount(self) -> None:
-        self.query_one(f"#{LATER}", Button).focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(event.button.id or LATER)
-
-    def action_choose(self, choice: str) -> None:
-        self.dismiss(choice)
-
-    def action_switch(self, step: int) -> None:
-        buttons = list(self.query(Button))
-        current = buttons.index(self.focused) if self.focused in buttons else 0
-        buttons[(current + step) % len(buttons)].focus()
 
 
 def offer_recovery(app: SamanthaApp) -> None:
