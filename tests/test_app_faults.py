@@ -22,7 +22,8 @@ from .pilot import ALPHA, BETA, alpha_and_beta, index_check, settle
 A, B = ALPHA, BETA
 EDITS = ["disk full on write", "disk full on fsync", "read-only folder", "permission denied"]
 EDITS += ["rename fails", READ_ONLY_FILE]
-DELETES = [name for name in EDITS if name != READ_ONLY_FILE] + ["unlink fails"]
+# A deletion is one rename into the trash: there is no unlink to fail.
+DELETES = [name for name in EDITS if name != READ_ONLY_FILE]
 FORM_SAVES = ["disk full on fsync", "permission denied", READ_ONLY_FILE]
 """A form save is the same core edit as `c` (which meets every fault); opening a form costs about
 a second on a loaded machine, so the form's own part (the input kept for a retry) takes three."""

@@ -194,6 +194,21 @@ def move_no_replace(source: Path, target: Path) -> None:
     _fsync_dir(source.parent)
 
 
+def move_into_new_folder(source: Path, target: Path) -> None:
+    """Move a file or folder, in one rename, into a folder made for it a moment ago.
+
+    Nothing else writes in that folder, so the rename cannot replace anything there; and being
+    one step, it takes whatever is at source at that instant. Linking then unlinking, as
+    move_no_replace must where others write, would unlink a file another program renamed into
+    source between the two calls, and that file would be lost.
+    """
+    if target.exists() or target.is_symlink():
+        raise StoreError(f"{target} already exists; nothing was moved")
+    os.rename(source, target)
+    _fsync_dir(target.parent)
+    _fsync_dir(source.parent)
+
+
 def _temporary_prefix(path: Path) -> str:
     """`.name.`, the name cut so that with mkstemp's 8 characters and `.tmp` it stays within the
     255 bytes a file name may have: a memory with the longest name can still be edited."""

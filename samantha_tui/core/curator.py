@@ -186,7 +186,10 @@ class Curator:
             if kinds is not None and not kinds:
                 return []
             settled: dict[Kind, KindDrift] = {}
-            updates = regenerate(self.store, kinds, settled=settled, automatic=automatic)
+            # The session shows which files were rewritten, never the entry-by-entry comparison.
+            updates = regenerate(
+                self.store, kinds, settled=settled, automatic=automatic, explain=False
+            )
             self._remember_indexes(kinds)
             self._drift.update(settled)
             today = self.store.today()

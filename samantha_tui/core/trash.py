@@ -10,7 +10,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from .atomic import StoreError, move_no_replace, write_atomic
+from .atomic import StoreError, move_into_new_folder, move_no_replace, write_atomic
 from .model import Kind, Memory
 from .reader import MAX_FILE_BYTES, memory_from_bytes, outside_root
 
@@ -52,8 +52,8 @@ def _new_id(folder: Path, now: dt.datetime) -> str:
 def put(root: Path, rel: str, now: dt.datetime) -> TrashEntry:
     """Move `root/rel` into the trash, recording its origin first so it is never orphaned.
 
-    Killed part way, it leaves an entry folder holding no item (`sweep` removes it), or, for a
-    file, the file at both places (one file, two names): never an item without its origin.
+    Killed part way, it leaves an entry folder holding no item (`sweep` removes it): never an
+    item without its origin.
     """
     source = root / rel
     folder = root / TRASH_DIR
@@ -68,7 +68,7 @@ def put(root: Path, rel: str, now: dt.datetime) -> TrashEntry:
         "folder": entry.is_folder,
     }
     write_atomic(entry_dir / ORIGIN_FILE, json.dumps(origin, indent=2).encode() + b"\n", "", None)
-    move_no_replace(source, entry.item(root))
+    move_into_new_folder(source, entry.item(root))
     return entry
 
 
