@@ -6,14 +6,17 @@ import io
 from pathlib import Path
 
 from rich.console import Console
-from textual.app import App
+from rich.text import Text
+from textual.app import App, ComposeResult
 from textual.widgets import Input, Label, Select, Static, Switch
+from textual.widgets._select import SelectOverlay
 
 import samantha_tui.ui
 from samantha_tui.core.fields import build_vocabulary
 from samantha_tui.core.model import Kind
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.memory_form import FormResult, MemoryForm
+from samantha_tui.ui.widgets.safe_select import SafeSelect
 
 from .conftest import ST, TASKS, TODAY, memory_text
 
@@ -321,3 +324,21 @@ async def test_a_new_runbook_names_its_file_after_the_domain(tree) -> None:
     assert new.rel == ".ai/procedural-memory/.ai/python-testing-2.md"
     assert new.mapping["domain"] == "python-testing-2"
     assert new.mapping["confidence"] == "low"
+
+
+async def test_a_page_key_before_an_open_select_is_laid_out_is_ignored() -> None:
+    """Key mashing found it: Textual's list moved a page from a line it had not made yet."""
+
+    class Harness(App[None]):
+        def compose(self) -> ComposeResult:
+            yield SafeSelect([(Text("low"), "low"), (Text("high"), "high")], id="pick")
+
+    app = Harness()
+    async with app.run_test() as pilot:
+        overlay = app.query_one(SelectOverlay)
+        overlay.highlighted = 0
+        overlay._index_to_line.clear()  # the moment after opening, before the list is laid out
+        overlay.action_page_down()
+        overlay.action_page_up()
+        await pilot.pause()
+        assert app.is_running

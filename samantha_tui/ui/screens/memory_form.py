@@ -28,6 +28,7 @@ from ...core.atomic import StoreError
 from ...core.fields import Control, FieldSpec, Vocabulary
 from ...core.model import Kind, Memory
 from ...core.template import NewMemory
+from ..widgets.safe_select import SafeSelect
 from .confirm import ConfirmScreen
 from .dismiss_once import DismissOnce
 
@@ -169,7 +170,7 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
             options: list[tuple[Text, str]] = [(Text(choice), choice) for choice in offered]
             if spec.control is Control.PROJECT:
                 options.append((Text("new project…", style="italic"), NEW_PROJECT))
-            yield Select(
+            yield SafeSelect(
                 options, value=raw or Select.NULL, prompt="none", compact=True, id=control_id
             )
             if spec.control is Control.PROJECT:
