@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import os
 from pathlib import Path
 from types import MappingProxyType
 
@@ -199,3 +200,11 @@ def test_a_record_built_from_state_equals_one_built_by_init() -> None:
     assert list(vars(memory)) == names
     assert Memory(**{name: getattr(memory, name) for name in names}) == memory
     assert isinstance(memory.frontmatter, MappingProxyType)
+
+
+def test_a_named_pipe_is_reported_not_waited_on(tree) -> None:
+    store = tree({f"{ST}/fine.md": GOOD})
+    os.mkfifo(store.root / ST / "pipe.md")
+    memories = {m.name: m for m in store.scan().memories}
+    assert memories["fine.md"].problems == ()
+    assert "not a plain file" in only_problem(memories["pipe.md"]).message
