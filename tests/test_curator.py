@@ -165,8 +165,11 @@ def test_the_app_own_index_writes_are_told_apart_from_another_programs(
     index_md = curator.store.root / ST / "index.md"
     index_md.write_bytes(index_md.read_bytes() + b"\nHand-written line.\n")
     assert curator.index_files_changed() == {Kind.SHORT_TERM}
-    assert curator.drift([f"{ST}/x.md"]).drifted
+    # A line someone else wrote is theirs, not drift: every later write keeps it.
+    assert not curator.drift([f"{ST}/x.md"]).drifted
     assert curator.index_files_changed() == set(), "compared now: known"
+    curator.apply(edits.toggle_critical(curator.get(ONE)))
+    assert index_md.read_bytes().endswith(b"\nHand-written line.\n")
 
 
 @pytest.fixture

@@ -150,8 +150,8 @@ def test_a_batch_leaves_no_journal_and_a_single_write_keeps_none(
 def crash_in_regeneration(monkeypatch: pytest.MonkeyPatch, store: Store, plan: plans.Plan) -> None:
     """Apply plan as a crash leaves it: every operation done, one index file rewritten."""
 
-    def regenerate(store: Store, kinds: object) -> None:
-        first = plan_updates(store.tree, store.root, TODAY, kinds)[0]
+    def regenerate(store: Store, kinds: object, **options: object) -> None:
+        first = plan_updates(store.tree, store.root, TODAY, kinds, options.get("scope"))[0]
         store.write_file(first.path, first.new, digest_bytes(first.old or b""))
         raise Crash
 

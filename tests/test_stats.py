@@ -164,6 +164,6 @@ def test_the_demo_tree(demo_root: Path) -> None:
     )
     assert (numbers.critical, numbers.critical_verdict) == (4, "too few")
     assert (numbers.prune_candidates, numbers.promote_candidates) == (3, 9)
-    assert numbers.drift == DriftSummary(tuple(Kind), missing=8, gone=1, disagreeing=18, files=6)
+    assert numbers.drift == DriftSummary(tuple(Kind), missing=8, gone=3, disagreeing=15, files=6)
     curator.reindex()
     assert stats(store.tree, TODAY, curator.drift()).drift == DriftSummary((), 0, 0, 0, 0)

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..core import frontmatter
 from ..core.locate import find_root, root_for_file
+from ..core.plan import Operation, Plan, apply
 from ..core.store import Store
 from .common import UserError, tree_option
 
@@ -27,6 +28,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         parser.add_argument("file", help="the memory file")
         parser.add_argument("pairs", nargs="+", metavar=word)
         parser.add_argument("--keep-updated", action="store_true", help="leave `updated:` as it is")
+        parser.add_argument(
+            "--no-index",
+            action="store_true",
+            help="leave the index files alone (by default the memory's entries are patched)",
+        )
         tree_option(parser)
         parser.set_defaults(handler=run)
 
@@ -67,11 +73,19 @@ def _file_in_tree(args: argparse.Namespace) -> tuple[Store, str]:
 def run(args: argparse.Namespace) -> int:
     store, rel = _file_in_tree(args)
     if args.command == "set":
-        memory = store.edit(rel, parse_pairs(args.pairs), touch_updated=not args.keep_updated)
+        values, unset = parse_pairs(args.pairs), ()
     else:
         bad = [key for key in args.pairs if "=" in key]
         if bad:
             raise UserError(f"unset takes key names, not {bad[0]!r}")
-        memory = store.edit(rel, unset=args.pairs, touch_updated=not args.keep_updated)
-    print(f"{memory.path}: updated")
+        values, unset = {}, tuple(args.pairs)
+    store.scan()
+    if store.get(rel) is None:
+        raise UserError(f"{args.file} is not a memory samantha-tui lists; nothing was written")
+    # The same door as the app: the edit, then its entries patched in the indexes (journaled).
+    edit = Operation("edit", rel, values=values, unset=unset, touch_updated=not args.keep_updated)
+    applied = apply(store, Plan(f"{args.command} {rel}", (edit,)), reindex=not args.no_index)
+    print(f"{rel}: updated")
+    for index in applied.indexes:
+        print(f"{index}: entry patched")
     return 0

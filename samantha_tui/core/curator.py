@@ -17,8 +17,17 @@ from dataclasses import dataclass
 from . import edits
 from . import plan as plans
 from .atomic import StoreError, digest_bytes
-from .indexes import DriftReport, IndexUpdate, KindDrift, drift, kinds_affected, regenerate
+from .indexes import (
+    DriftReport,
+    IndexUpdate,
+    KindDrift,
+    drift,
+    kinds_affected,
+    plan_updates,
+    regenerate,
+)
 from .indexes.plan import INDEX_JSON, INDEX_MD
+from .indexes.scope import Scope
 from .model import Kind, Memory, Tree
 from .search import SearchIndex
 from .store import Store
@@ -26,6 +35,15 @@ from .store import Store
 
 def _index_files(kind: Kind) -> tuple[str, str]:
     return f"{kind.folder}/{INDEX_JSON}", f"{kind.folder}/{INDEX_MD}"
+
+
+def index_operation(update: IndexUpdate) -> plans.Operation:
+    """One index file's planned bytes as an operation: refused if the file changed since."""
+    reason = "; ".join(update.changes)
+    if update.old is None:
+        return plans.Operation("add", update.path, reason, data=update.new)
+    expected = digest_bytes(update.old)
+    return plans.Operation("write", update.path, reason, data=update.new, expected=expected)
 
 
 @dataclass(frozen=True)
@@ -127,9 +145,10 @@ class Curator:
     def apply(self, plan: plans.Plan) -> Outcome:
         """Apply a plan whole or not at all (ConflictError names a file changed on disk)."""
         with self._lock:
+            previous = plans.records_under(self.store, plan)
             applied = plans.apply(self.store, plan, reindex=False)
             self._history.append(applied)
-            return self._after(plan.name, applied.touched)
+            return self._after(plan.name, applied.touched, previous)
 
     def undo(self) -> Outcome:
         """Reverse the newest change of this session not yet undone."""
@@ -137,9 +156,25 @@ class Curator:
             if not self._history:
                 raise StoreError("nothing to undo: no change has been made in this session")
             applied = self._history[-1]
+            previous = plans.records_under(self.store, applied.inverse)
             done = plans.apply(self.store, applied.inverse, reindex=False)
             self._history.pop()
-            return self._after(f"undone: {applied.plan.name}", done.touched)
+            return self._after(f"undone: {applied.plan.name}", done.touched, previous)
+
+    def index_plan(self, remove_stale: bool = False) -> plans.Plan:
+        """Bringing every index in step with the files, as a plan to show and then apply: each
+        file's writes carry what they add, update, keep and why; `u` undoes it like any change.
+
+        With `remove_stale`, also remove the entries tied to no file samantha-tui reads (a
+        project with no folder, an entry whose file is gone), each named in its reason.
+        """
+        with self._lock:
+            scope = Scope(remove_stale=True) if remove_stale else None
+            updates = plan_updates(
+                self.store.tree, self.store.root, self.store.today(), None, scope
+            )
+            name = "index: remove entries tied to no file" if remove_stale else "index: regenerate"
+            return plans.Plan(name, tuple(map(index_operation, updates)))
 
     def overwrite(self, plan: plans.Plan) -> Outcome:
         """Apply a plan a conflict refused, over the files as they are now ("keep mine").
@@ -176,21 +211,20 @@ class Curator:
     def reindex(
         self, paths: Iterable[str] | None = None, automatic: bool = False
     ) -> list[IndexUpdate]:
-        """Regenerate the indexes these paths feed (all kinds when None).
+        """Patch the indexes: the entries of these paths' memories (every memory when None).
 
         `automatic`: not asked for by the person, so an index.json that cannot be read is left
         for them to see (drift reports it) and rebuilt only when they ask.
         """
         with self._lock:
-            kinds: set[Kind] | None = None if paths is None else kinds_affected(paths)
-            if kinds is not None and not kinds:
-                return []
+            if paths is not None:
+                return self._patch(tuple(paths), {})
             settled: dict[Kind, KindDrift] = {}
             # The session shows which files were rewritten, never the entry-by-entry comparison.
             updates = regenerate(
-                self.store, kinds, settled=settled, automatic=automatic, explain=False
+                self.store, None, settled=settled, automatic=automatic, explain=False
             )
-            self._remember_indexes(kinds)
+            self._remember_indexes(None)
             self._drift.update(settled)
             today = self.store.today()
             self._settled.update((kind, today) for kind in settled)
@@ -221,15 +255,49 @@ class Curator:
         for kind in Kind if kinds is None else kinds:
             self._index_seen.update(self._index_digests(kind))
 
-    def _after(self, name: str, touched: tuple[str, ...]) -> Outcome:
+    def _after(
+        self, name: str, touched: tuple[str, ...], previous: dict[str, Memory] | None = None
+    ) -> Outcome:
+        # Kinds known in step before the change stay so once its own entries are patched.
+        in_step = self._in_step()
         changed = self._sync()
         if not self.auto_index:
             return Outcome(name, changed)
         try:
-            updates = self.reindex(touched, automatic=True)
+            updates = self._patch(touched, previous or {}, in_step)
         except StoreError as error:
             return Outcome(name, changed, index_error=str(error))
         return Outcome(name, changed, tuple(update.path for update in updates))
+
+    def _in_step(self) -> set[Kind]:
+        today = self.store.today()
+        return {
+            kind
+            for kind, day in self._settled.items()
+            if day == today and self._index_digests(kind) == self._seen(kind)
+        }
+
+    def _patch(
+        self,
+        touched: tuple[str, ...],
+        previous: dict[str, Memory],
+        in_step: set[Kind] = frozenset(),
+    ) -> list[IndexUpdate]:
+        """Patch the entries of the memories a change touched, in the indexes they feed; every
+        other entry stays as it is (the drift of the others is shown, not written)."""
+        kinds = kinds_affected(touched)
+        if not kinds:
+            return []
+        scope = Scope(frozenset(touched), previous)
+        updates = regenerate(self.store, kinds, scope=scope, automatic=True, explain=False)
+        self._remember_indexes(kinds)
+        today = self.store.today()
+        for kind in kinds:
+            if kind in in_step:
+                self._settled[kind] = today
+            else:
+                self._settled.pop(kind, None)
+        return updates
 
     def _sync(self) -> tuple[str, ...]:
         """Bring the path lookup and the search index up to the store's tree."""

@@ -18,7 +18,8 @@ from . import frontmatter, journal
 from .atomic import ConflictError, StoreError, failure
 from .indexes import kinds_affected, regenerate
 from .indexes.plan import INDEX_JSON, INDEX_MD
-from .model import Kind
+from .indexes.scope import Scope
+from .model import Kind, Memory
 from .project_index import set_project_fields
 from .store import Store
 
@@ -103,6 +104,7 @@ def apply(store: Store, plan: Plan, reindex: bool = True) -> Applied:
     journal.refuse_if_pending(store.root)
     # Before the journal's folder is made: making it must never bring back a vanished tree.
     store.check_root()
+    previous = records_under(store, plan) if reindex else {}
     writer = _begin(store, plan) if _journaled(plan, reindex) else None
     undo: list[Operation] = []
     touched: list[str] = []
@@ -129,7 +131,7 @@ def apply(store: Store, plan: Plan, reindex: bool = True) -> Applied:
     indexes: list[str] = []
     try:
         if reindex and touched:
-            indexes = _reindex(store, writer, touched)
+            indexes = _reindex(store, writer, touched, previous)
     except (StoreError, OSError) as error:
         # The change itself is whole, so the batch is over; only a crash leaves its journal.
         if writer is not None:
@@ -198,13 +200,25 @@ def run_step(
     writer.done(index, journal.Done(after, trash_id))
 
 
-def _reindex(store: Store, writer: journal.Writer | None, touched: list[str]) -> list[str]:
-    """Regenerate the indexes the touched paths feed, their old bytes journaled first; returns
-    the index files rewritten."""
+def records_under(store: Store, plan: Plan) -> dict[str, Memory]:
+    """The records at or under the paths a plan names, as they are before it runs."""
+    wanted = {path for op in plan.operations for path in (op.path, op.target) if path}
+    folders = tuple(path + "/" for path in wanted)
+    return {
+        m.path: m for m in store.tree.memories if m.path in wanted or m.path.startswith(folders)
+    }
+
+
+def _reindex(
+    store: Store, writer: journal.Writer | None, touched: list[str], previous: dict[str, Memory]
+) -> list[str]:
+    """Patch the touched paths' entries in the indexes they feed, the index files' old bytes
+    journaled first; returns the index files rewritten."""
     kinds = kinds_affected(touched)
     if writer is not None:
         writer.indexes(index_files(store, kinds))
-    return [update.path for update in regenerate(store, kinds)]
+    scope = Scope(frozenset(touched), previous)
+    return [update.path for update in regenerate(store, kinds, scope=scope, explain=False)]
 
 
 def index_files(store: Store, kinds: set[Kind]) -> list[journal.Before]:

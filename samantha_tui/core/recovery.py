@@ -19,6 +19,7 @@ from . import journal, trash
 from . import plan as plans
 from .atomic import StoreError, digest_of
 from .indexes import kinds_affected, regenerate
+from .indexes.scope import Scope
 from .journal import Before, Done, Journal
 from .store import Store
 
@@ -129,7 +130,8 @@ def _finish(
     kinds = kinds_affected(touched)
     if found.indexes is None:
         writer.indexes(plans.index_files(store, kinds))
-    regenerate(store, kinds)
+    # Only the batch's own entries: the rest of each index stays as it is.
+    regenerate(store, kinds, scope=Scope(frozenset(touched)), explain=False)
     return count
 
 

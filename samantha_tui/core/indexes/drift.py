@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..model import Kind
 from .entries import MEMORY, PROJECT, RUNBOOK
 from .merge import Shape
-from .sections import first_by_key, listed_in
+from .sections import EntryKey, first_by_key, listed_in
 from .summary import cut
 
 NOT_LISTED = "(not listed)"
@@ -62,12 +62,15 @@ class KindDrift:
     missing: tuple[str, ...] = ()
     """Entries the files give that the index lacks, with the sections they belong in."""
     gone: tuple[str, ...] = ()
-    """Entries whose file (or project folder) no longer exists."""
+    """Entries of memories the files no longer put in any list of the index (aged out)."""
     disagreeing: tuple[Disagreement, ...] = ()
     files: tuple[str, ...] = ()
     """Whole-file findings: missing, not valid JSON, index.md out of date, layout."""
     unindexed: tuple[str, ...] = ()
     """Memories left out because their frontmatter cannot be read (a note, not drift)."""
+    kept: tuple[str, ...] = ()
+    """Entries tied to no file samantha-tui reads: samantha-llm's own state (a project with no
+    folder) or entries of files gone. Kept by every write; a note, not drift."""
 
     @property
     def drifted(self) -> bool:
@@ -79,9 +82,10 @@ class KindDrift:
         lines = [f"{head}: {'drifted' if self.drifted else 'up to date'}"]
         lines += [f"  {finding}" for finding in self.files]
         lines += [f"  missing from the index: {entry}" for entry in self.missing]
-        lines += [f"  file is gone: {entry}" for entry in self.gone]
+        lines += [f"  no longer listed by the files: {entry}" for entry in self.gone]
         lines += [f"  disagrees: {d.format()}" for d in self.disagreeing]
         lines += [f"  note: {note}" for note in self.unindexed]
+        lines += [f"  kept, tied to no file: {entry}" for entry in self.kept]
         return lines
 
 
@@ -115,15 +119,13 @@ def compare(
     kind: Kind,
     old: Mapping[str, Any] | None,
     new: Mapping[str, Any],
-    existing: Collection[str],
+    key_of: EntryKey,
 ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Disagreement, ...]]:
-    """(missing, gone, disagreeing) between an old index and the derived one.
-
-    `existing` names every entry whose file or folder still exists, readable or not.
-    """
+    """(added, removed, disagreeing) between the index on disk and the patched one, entries
+    tied to files by `key_of` (entries tied to none are left out: they are kept as they are)."""
     old = old or {}
-    old_first, new_first = first_by_key(kind, old), first_by_key(kind, new)
-    old_in, new_in = listed_in(kind, old), listed_in(kind, new)
+    old_first, new_first = first_by_key(kind, old, key_of), first_by_key(kind, new, key_of)
+    old_in, new_in = listed_in(kind, old, key_of), listed_in(kind, new, key_of)
     owned = [field for field in shape_of(kind).order if field in shape_of(kind).owned]
     missing = sorted(
         f"{key} ({', '.join(new_in[key])})" for key in new_first if key not in old_first
@@ -132,10 +134,7 @@ def compare(
     disagreeing = list(_counts(kind, old, new)) if old else []
     for key in sorted(old_first):
         if key not in new_first:
-            if key in existing:
-                disagreeing.append(Disagreement(key, "listed in", old_in[key], NOT_LISTED))
-            else:
-                gone.append(key)
+            gone.append(f"{key} ({', '.join(old_in[key])})")
             continue
         if old_in[key] != new_in[key]:
             disagreeing.append(Disagreement(key, "listed in", old_in[key], new_in[key]))

@@ -27,11 +27,14 @@ MEMORY = Shape(
         {"file", "date", "title", "importance", "type", "project", "topics", "references"}
     ),
     fallback=frozenset({"summary"}),
+    union=frozenset({"topics"}),
 )
 RUNBOOK = Shape(
     order=("file", "domain", "summary", "triggers", "confidence", "corrections_count"),
     owned=frozenset({"file", "domain", "triggers", "confidence", "corrections_count"}),
     fallback=frozenset({"summary"}),
+    # samantha-llm's merge adds trigger signals to the index entry alone: they stay.
+    union=frozenset({"triggers"}),
 )
 PROJECT = Shape(
     order=(
@@ -44,9 +47,12 @@ PROJECT = Shape(
         "topics",
         "recent_progress",
     ),
-    owned=frozenset({"name", "files", "topics"}),
-    fallback=frozenset({"status", "started", "completed", "summary"}),
+    owned=frozenset({"files", "topics"}),
+    # The name is the index's: samantha-llm finds a project by it, and it may differ from the
+    # folder ("Gateway Refactor" for gateway/).
+    fallback=frozenset({"name", "status", "started", "completed", "summary"}),
     unordered=frozenset({"files"}),
+    union=frozenset({"topics"}),
 )
 
 DEFAULT_IMPORTANCE = "medium"
@@ -149,7 +155,11 @@ def project_entry(kind: Kind, memory: Memory, default_status: str) -> dict[str, 
     """Current-tasks / work-experience project: what status.md and its folder can tell."""
     name = entry_key(kind, memory)
     completed = memory.frontmatter.get("completed")
-    companions = sorted(path.rsplit("/", 1)[-1] for path in memory.companions)
+    folder = memory.path.rsplit("/", 1)[0] + "/"
+    # Only the project folder's own files: files in its subfolders are read with it, not listed.
+    companions = sorted(
+        inside for path in memory.companions if "/" not in (inside := path.removeprefix(folder))
+    )
     return _some(
         (
             ("name", name),

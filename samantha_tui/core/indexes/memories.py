@@ -40,9 +40,12 @@ def _by_first_topic(
     return {topic: groups[topic] for topic in sorted(groups)}
 
 
-def _entries(kind: Kind, old: Mapping[str, Any] | None) -> Callable[[Memory], dict]:
+def _entries(
+    kind: Kind, old: Mapping[str, Any] | None, previous: Mapping[str, Mapping[str, Any]] | None
+) -> Callable[[Memory], dict]:
     """Merged entries, made on first use: most short-term memories are in no list."""
-    previous = first_by_key(kind, old)
+    if previous is None:
+        previous = first_by_key(kind, old)
     made: dict[str, dict] = {}
 
     def entry(memory: Memory) -> dict:
@@ -55,12 +58,16 @@ def _entries(kind: Kind, old: Mapping[str, Any] | None) -> Callable[[Memory], di
 
 
 def build_short_term(
-    memories: Sequence[Memory], old: Mapping[str, Any] | None, today: dt.date, stamp: str
+    memories: Sequence[Memory],
+    old: Mapping[str, Any] | None,
+    today: dt.date,
+    stamp: str,
+    previous: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Built:
     """The short-term index: every key samantha-llm's worker reads, newest first."""
     kind = Kind.SHORT_TERM
     good, bad = readable(memories)
-    entry = _entries(kind, old)
+    entry = _entries(kind, old, previous)
     prefix = kind.folder + "/"
     # This runs after every write, over 70% of the tree: keys are made in plain loops, without a
     # function call per memory.
@@ -111,12 +118,16 @@ def build_short_term(
 
 
 def build_long_term(
-    memories: Sequence[Memory], old: Mapping[str, Any] | None, today: dt.date, stamp: str
+    memories: Sequence[Memory],
+    old: Mapping[str, Any] | None,
+    today: dt.date,
+    stamp: str,
+    previous: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Built:
     """The long-term index: critical, high importance, and every memory by its first topic."""
     kind = Kind.LONG_TERM
     good, bad = readable(memories)
-    entry = _entries(kind, old)
+    entry = _entries(kind, old, previous)
     prefix = kind.folder + "/"
     by_file = _sorted_by(good, [m.path.removeprefix(prefix) for m in good])
     by_topic = _by_first_topic(by_file, entry)

@@ -21,6 +21,9 @@ class Shape:
     """Keys the index decides (often hand-written); the file's value only fills a blank."""
     unordered: frozenset[str] = field(default_factory=frozenset)
     """List keys whose order carries no meaning: the old order is kept while the items match."""
+    union: frozenset[str] = field(default_factory=frozenset)
+    """List keys (and `triggers`' lists) the index may hold more items of than the file: the
+    index's items stay, in their order, and the file's new items follow."""
 
 
 def blank(value: Any) -> bool:
@@ -62,13 +65,71 @@ def merge_entry(derived: Mapping[str, Any], old: Mapping[str, Any] | None, shape
                 and isinstance(previous, list)
                 and sorted(map(str, previous)) == sorted(map(str, new))
             )
-            values[key] = previous if same_items else new
+            if key in shape.union:
+                values[key] = united(previous, new)
+            else:
+                values[key] = previous if same_items else new
         elif key in old and blank(old[key]):
             values[key] = old[key]  # "" and a missing key mean the same; keep the file's bytes
     for key in shape.fallback:
         if key not in values and key in derived:
             values[key] = derived[key]
     return ordered(values, shape.order, old)
+
+
+def _same(item: Any) -> Any:
+    """What makes two list items one: a negative signal by its `signal`, others by value."""
+    if isinstance(item, Mapping) and "signal" in item:
+        return ("signal", str(item["signal"]))
+    return repr(item) if isinstance(item, Mapping | list) else item
+
+
+def united(old: Any, new: Any) -> Any:
+    """The index's items with the file's added: lists by item, maps (triggers) key by key.
+
+    The old value is returned itself when the file adds nothing, so it is written back as read.
+    """
+    if isinstance(old, list) and isinstance(new, list):
+        seen = {_same(item) for item in old}
+        extra = [item for item in new if _same(item) not in seen]
+        return old + extra if extra else old
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        values = dict(old)
+        changed = False
+        for key, value in new.items():
+            merged = united(old[key], value) if key in old else value
+            changed = changed or key not in old or merged is not old[key]
+            values[key] = merged
+        return values if changed else old
+    return old if new is None or new == old else new
+
+
+def without(value: Any, lost: Any) -> Any:
+    """value less the items in `lost` (same shape): what a change removed from the file."""
+    if isinstance(value, list) and isinstance(lost, list):
+        gone = {_same(item) for item in lost}
+        kept = [item for item in value if _same(item) not in gone]
+        return kept if len(kept) != len(value) else value
+    if isinstance(value, Mapping) and isinstance(lost, Mapping):
+        return {
+            key: without(item, lost.get(key)) if key in lost else item
+            for key, item in value.items()
+        }
+    return value
+
+
+def lost(before: Any, after: Any) -> Any:
+    """The items `before` has and `after` has not (lists, or maps of lists): None when none."""
+    if isinstance(before, list):
+        have = {_same(item) for item in after} if isinstance(after, list) else set()
+        gone = [item for item in before if _same(item) not in have]
+        return gone or None
+    if isinstance(before, Mapping):
+        after = after if isinstance(after, Mapping) else {}
+        found = {key: lost(value, after.get(key)) for key, value in before.items()}
+        found = {key: value for key, value in found.items() if value is not None}
+        return found or None
+    return None
 
 
 # The last merge of each shared derived entry (entries.memory_entry keeps them): while the index

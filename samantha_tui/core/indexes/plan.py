@@ -6,7 +6,7 @@ import dataclasses
 import datetime as dt
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,14 +15,18 @@ from ..atomic import StoreError, digest_bytes
 from ..model import Kind, Memory, Tree
 from ..scan import PENDING_DIR
 from ..store import Store
-from .drift import DriftReport, KindDrift, compare
+from .drift import DriftReport, KindDrift, compare, shape_of
 from .entries import entry_key, readable
 from .jsonfmt import dump_json
 from .markdown import render_markdown
+from .markdown_merge import merge_markdown
 from .memories import build_long_term, build_short_term
+from .merge import lost, without
+from .patch import patch_data
 from .procedural import build_procedural
 from .projects import build_current_tasks, build_work_experience
-from .sections import Built
+from .scope import KindScope, Scope, derived_entry
+from .sections import Built, EntryKey, first_by_key, untied
 
 INDEX_JSON = "index.json"
 INDEX_MD = "index.md"
@@ -72,18 +76,26 @@ def _load(raw: bytes) -> tuple[dict[str, Any] | None, str | None]:
 
 
 def _build(
-    kind: Kind, tree: Tree, old: Mapping[str, Any] | None, today: dt.date, stamp: str
+    kind: Kind,
+    tree: Tree,
+    old: Mapping[str, Any] | None,
+    today: dt.date,
+    stamp: str,
+    previous: Mapping[str, Mapping[str, Any]] | None = None,
+    key_of: EntryKey | None = None,
+    memories: list[Memory] | None = None,
 ) -> Built:
-    memories = tree.of_kind(kind)
+    if memories is None:
+        memories = tree.of_kind(kind)
     if kind is Kind.SHORT_TERM:
-        return build_short_term(memories, old, today, stamp)
+        return build_short_term(memories, old, today, stamp, previous)
     if kind is Kind.LONG_TERM:
-        return build_long_term(memories, old, today, stamp)
+        return build_long_term(memories, old, today, stamp, previous)
     if kind is Kind.CURRENT_TASKS:
-        return build_current_tasks(memories, tree, old, stamp)
+        return build_current_tasks(memories, tree, old, stamp, previous, key_of)
     if kind is Kind.WORK_EXPERIENCE:
-        return build_work_experience(memories, old, stamp)
-    return build_procedural(memories, old, stamp)
+        return build_work_experience(memories, old, stamp, previous)
+    return build_procedural(memories, old, stamp, previous)
 
 
 def _stamped(built: Built, stamp: str) -> Built:
@@ -106,10 +118,28 @@ def _restamped_json(dumped: bytes, built: Built, stamp: str) -> tuple[Built, byt
     return restamped, dump_json(restamped.data)
 
 
-def _markdown(kind: Kind, built: Built, old: bytes | None) -> bytes:
-    """index.md, keeping its old date when nothing but the date would change."""
+_RENDERED: dict[str, None] = {}
+"""Digests of index.md texts rendered whole from an index.json (no line of anyone else's in
+them): such a file on disk holds nothing to keep, so the next render replaces it without a
+merge."""
+_RENDERED_LIMIT = 1_000
+
+
+def _remember_rendered(data: bytes) -> None:
+    if len(_RENDERED) >= _RENDERED_LIMIT:
+        _RENDERED.clear()
+    _RENDERED[digest_bytes(data)] = None
+
+
+def _markdown(kind: Kind, built: Built, old: bytes | None, base: Callable[[], bytes]) -> bytes:
+    """index.md: rendered, then carried onto the file on disk so others' lines survive.
+
+    Its old date is kept when nothing but the date would change. `base` renders the index on
+    disk, for the three-way merge (only called when the file is not one this process wrote).
+    """
     new = render_markdown(kind, built)
     if old is None or new == old:
+        _remember_rendered(new)
         return new
     match = _MD_STAMP.search(old)
     if match:
@@ -122,7 +152,12 @@ def _markdown(kind: Kind, built: Built, old: bytes | None) -> bytes:
             same = render_markdown(kind, _stamped(built, stamp))
         if same == old:
             return old
-    return new
+    if digest_bytes(old) in _RENDERED:
+        return new
+    merged = merge_markdown(base(), new, old)
+    if merged == new:
+        _remember_rendered(new)
+    return merged
 
 
 def _one_line(value: Any) -> bool:
@@ -138,81 +173,169 @@ def unindexed(tree: Tree) -> list[str]:
     return [_note(memory) for memory in readable(tree.memories)[1]]
 
 
-def _existing(kind: Kind, tree: Tree) -> set[str]:
-    """Entry names whose file or folder exists; recently completed projects live on elsewhere."""
-    kinds = [kind, Kind.WORK_EXPERIENCE] if kind is Kind.CURRENT_TASKS else [kind]
-    return {entry_key(k, m) for k in kinds for m in tree.of_kind(k)}
+def _lost_items(kind: Kind, before: Memory, after: Memory) -> dict[str, Any]:
+    """List items a change took out of a memory's file (topics, trigger signals): the index
+    loses them too, while items only the index ever had stay."""
+    shape = shape_of(kind)
+    if not shape.union:
+        return {}
+    old_entry, new_entry = derived_entry(kind, before), derived_entry(kind, after)
+    found = {}
+    for key in shape.union:
+        items = lost(old_entry.get(key), new_entry.get(key))
+        if items is not None:
+            found[key] = items
+    return found
+
+
+def _previous_entries(
+    kind: Kind,
+    tree: Tree,
+    old: Mapping[str, Any] | None,
+    keys: KindScope,
+    previous: Mapping[str, Memory],
+) -> dict[str, Mapping[str, Any]]:
+    """The index's entry for each memory, less the list items the change took out of its file."""
+    found = dict(first_by_key(kind, old, keys.key_of))
+    for path, before in previous.items():
+        if before.kind not in keys.feeding:
+            continue
+        key = entry_key(before.kind, before)
+        entry = found.get(key)
+        if entry is None or not keys.in_scope(key):
+            continue
+        after = tree_memory(tree, path)
+        if before.kind is not kind or after is None:
+            continue  # gone (its entry goes) or moved (its entry's lists stay as they are)
+        items = _lost_items(kind, before, after)
+        if items:
+            found[key] = {
+                field: without(value, items[field]) if field in items else value
+                for field, value in entry.items()
+            }
+    return found
+
+
+def tree_memory(tree: Tree, path: str) -> Memory | None:
+    for memory in tree.memories:
+        if memory.path == path:
+            return memory
+    return None
 
 
 def _plan_kind(
-    tree: Tree, root: Path, today: dt.date, kind: Kind, explain: bool = True
+    tree: Tree,
+    root: Path,
+    today: dt.date,
+    kind: Kind,
+    explain: bool = True,
+    scope: Scope | None = None,
 ) -> _Planned | None:
     """The updates and drift of one kind; without `explain`, the drift says nothing of entries
     and the updates do not list what changed in them (the comparison is skipped)."""
     if not (root / kind.folder).is_dir():
         return None
+    scope = scope or Scope()
     json_rel, md_rel = f"{kind.folder}/{INDEX_JSON}", f"{kind.folder}/{INDEX_MD}"
     old_json, old_md = _read(root, json_rel), _read(root, md_rel)
     old, problem = _load(old_json) if old_json is not None else (None, None)
+    keys = KindScope(kind, tree, scope)
+    previous = _previous_entries(kind, tree, old, keys, scope.previous) if old else {}
     stamp = old.get("last_updated") if old else None
-    built = _build(kind, tree, old, today, stamp if isinstance(stamp, str) else today.isoformat())
+    stamp = stamp if isinstance(stamp, str) else today.isoformat()
+    built = _build(kind, tree, old, today, stamp, previous, keys.key_of)
+    if old:
+        data = patch_data(kind, old, built.data, keys.in_scope, keys.key_of)
+        built = dataclasses.replace(built, data=data)
     new_json = dump_json(built.data)
     if new_json != old_json:
         # `last_updated` moves only with a real change, so regenerating is quiet in git.
         built, new_json = _restamped_json(new_json, built, today.isoformat())
-    new_md = _markdown(kind, built, old_md)
 
-    missing, gone, disagreeing = (
-        compare(kind, old, built.data, _existing(kind, tree)) if explain else ((), (), ())
+    def base() -> bytes:
+        if kind is not Kind.SHORT_TERM or not old:
+            # Only the short-term index.md lists memories index.json does not (by topic).
+            return render_markdown(kind, Built(old or {}, {}, ())) if old else b""
+        before = keys.base_memories(tree, scope.previous, old_md or b"")
+        was = _build(kind, tree, old, today, stamp, None, keys.key_of, before)
+        return render_markdown(kind, dataclasses.replace(was, data=old))
+
+    new_md = _markdown(kind, built, old_md, base)
+
+    looked = keys.plain_key_of
+    added, removed, disagreeing = (
+        compare(kind, old, built.data, looked) if explain else ((), (), ())
     )
+    kept = tuple(untied(kind, built.data, looked)) if explain else ()
     findings: list[str] = []
     if problem:
         findings.append(f"{problem}; `index` regenerates it from the files")
     elif old_json is None:
         findings.append("index.json is missing")
-    elif new_json != old_json and explain and not (missing or gone or disagreeing):
+    elif new_json != old_json and explain and not (added or removed or disagreeing):
         findings.append("index.json differs only in layout")
     if new_md != old_md:
         findings.append("index.md is missing" if old_md is None else "index.md is out of date")
     notes = tuple(map(_note, built.unindexed))
-    drift = KindDrift(kind, json_rel, missing, gone, disagreeing, tuple(findings), notes)
+    drift = KindDrift(kind, json_rel, added, removed, disagreeing, tuple(findings), notes, kept)
 
     updates: list[IndexUpdate] = []
     if new_json != old_json:
         changes = [f"{problem}; regenerated from the files"] if problem else []
         if old_json is None:
             changes.append("created from the files")
-        changes += [f"added {entry}" for entry in missing]
-        changes += [f"removed {entry}: its file is gone" for entry in gone]
+        changes += [f"added {entry}" for entry in added]
+        changes += [f"removed {entry}" for entry in removed]
         changes += [d.format() for d in disagreeing]
-        unexplained = "rewritten in the standard layout" if explain else "regenerated"
+        if scope.remove_stale:
+            changes += [f"removed {entry}: tied to no file" for entry in untied(kind, old, looked)]
+        elif kept:
+            changes += [f"kept {entry}: tied to no file samantha-tui reads" for entry in kept]
+        unexplained = "rewritten in the standard layout" if explain else "patched"
         updates.append(IndexUpdate(json_rel, old_json, new_json, tuple(changes or [unexplained])))
     if new_md != old_md:
-        change = "created from the files" if old_md is None else "rewritten to match index.json"
+        change = (
+            "created from the files" if old_md is None else "its lines for these entries updated"
+        )
         updates.append(IndexUpdate(md_rel, old_md, new_md, (change,)))
     return _Planned(tuple(updates), drift, unreadable=problem is not None)
 
 
 def _planned(
-    tree: Tree, root: Path, today: dt.date, kinds: Iterable[Kind] | None, explain: bool = True
+    tree: Tree,
+    root: Path,
+    today: dt.date,
+    kinds: Iterable[Kind] | None,
+    explain: bool = True,
+    scope: Scope | None = None,
 ) -> list[_Planned]:
     wanted = set(Kind) if kinds is None else set(kinds)
-    found = (_plan_kind(tree, Path(root), today, kind, explain) for kind in Kind if kind in wanted)
+    found = (
+        _plan_kind(tree, Path(root), today, kind, explain, scope) for kind in Kind if kind in wanted
+    )
     return [planned for planned in found if planned is not None]
 
 
 def plan_updates(
-    tree: Tree, root: Path, today: dt.date, kinds: Iterable[Kind] | None = None
+    tree: Tree,
+    root: Path,
+    today: dt.date,
+    kinds: Iterable[Kind] | None = None,
+    scope: Scope | None = None,
 ) -> list[IndexUpdate]:
     """Index files (of `kinds`, default all) the tree would change; writes nothing."""
-    return [update for planned in _planned(tree, root, today, kinds) for update in planned.updates]
+    return [
+        update
+        for planned in _planned(tree, root, today, kinds, scope=scope)
+        for update in planned.updates
+    ]
 
 
 def drift(
     tree: Tree, root: Path, today: dt.date, kinds: Iterable[Kind] | None = None
 ) -> DriftReport:
-    """Per kind (of `kinds`, default all): entries missing, gone, or disagreeing with the files;
-    writes nothing."""
+    """Per kind (of `kinds`, default all): entries missing, or disagreeing with the files, and
+    the entries tied to no file (kept, not drift); writes nothing."""
     return DriftReport(tuple(planned.drift for planned in _planned(tree, root, today, kinds)))
 
 
@@ -223,31 +346,41 @@ def regenerate(
     settled: dict[Kind, KindDrift] | None = None,
     automatic: bool = False,
     explain: bool = True,
+    scope: Scope | None = None,
 ) -> list[IndexUpdate]:
-    """Plan from the store's in-memory tree and write what drifted, through the store.
+    """Patch the index files from the store's in-memory tree and write what changed, through the
+    store.
 
-    `automatic` (after a change, not asked for) leaves alone a kind whose index.json cannot be
-    read: it may be another program's half-written file, or hold a person's edits to repair, so
-    it is reported and rebuilt only on request. Once every write landed, `settled` (when given)
-    gets each kind's drift as it now is: nothing but the notes on unreadable memories, so no
-    second comparison is needed to know it. Without `explain` the updates do not list what
-    changed in the entries: comparing the old index with the new costs a sixth of a write at
-    10,000 memories, and only `samantha-tui index` shows it.
+    `scope` says which memories' entries follow their files (default: every memory; entries
+    tied to no file are kept unless it says `remove_stale`). `automatic` (after a change, not
+    asked for) leaves alone a kind whose index.json cannot be read: it may be another program's
+    half-written file, or hold a person's edits to repair, so it is reported and rebuilt only on
+    request. Once every write landed, `settled` (when given, and only for a whole-tree scope)
+    gets each kind's drift as it now is. Without `explain` the updates do not list what changed
+    in the entries: only `samantha-tui index` and the `r` plan show it.
     """
-    planned = _planned(store.tree, store.root, today or store.today(), kinds, explain)
+    planned = _planned(store.tree, store.root, today or store.today(), kinds, explain, scope)
     if automatic:
         planned = [kind_plan for kind_plan in planned if not kind_plan.unreadable]
     updates = [update for kind_plan in planned for update in kind_plan.updates]
-    for update in updates:
-        expected = digest_bytes(update.old) if update.old is not None else None
-        store.write_file(update.path, update.new, expected)
-    if settled is not None:
+    write_updates(store, updates)
+    if settled is not None and (scope is None or scope.paths is None):
         for kind_plan in planned:
             kind_drift = kind_plan.drift
             settled[kind_drift.kind] = KindDrift(
-                kind_drift.kind, kind_drift.path, unindexed=kind_drift.unindexed
+                kind_drift.kind,
+                kind_drift.path,
+                unindexed=kind_drift.unindexed,
+                kept=kind_drift.kept,
             )
     return updates
+
+
+def write_updates(store: Store, updates: Iterable[IndexUpdate]) -> None:
+    """Write planned index files through the store, each refused if it changed since planned."""
+    for update in updates:
+        expected = digest_bytes(update.old) if update.old is not None else None
+        store.write_file(update.path, update.new, expected)
 
 
 def kinds_affected(paths: Iterable[str]) -> set[Kind]:
@@ -273,7 +406,20 @@ def kinds_affected(paths: Iterable[str]) -> set[Kind]:
     return found
 
 
-def refresh(store: Store, paths: Iterable[str], today: dt.date | None = None) -> list[IndexUpdate]:
-    """After a write: regenerate only the kinds those paths feed, from the in-memory tree."""
+def refresh(
+    store: Store,
+    paths: Iterable[str],
+    today: dt.date | None = None,
+    previous: Mapping[str, Memory] | None = None,
+) -> list[IndexUpdate]:
+    """After a write: patch the entries of these paths in the indexes of the kinds they feed.
+
+    `previous` holds the records as they were before the change, so list items it took out of
+    a file leave the index too.
+    """
+    paths = list(paths)
     kinds = kinds_affected(paths)
-    return regenerate(store, kinds, today) if kinds else []
+    if not kinds:
+        return []
+    scope = Scope(frozenset(paths), previous or {})
+    return regenerate(store, kinds, today, scope=scope, explain=False)

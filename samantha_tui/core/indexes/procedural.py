@@ -19,12 +19,16 @@ DEFAULT_LOADING_STRATEGY = {
 
 
 def build_procedural(
-    memories: Sequence[Memory], old: Mapping[str, Any] | None, stamp: str
+    memories: Sequence[Memory],
+    old: Mapping[str, Any] | None,
+    stamp: str,
+    previous: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Built:
     """Runbooks by file name; a hand-set `loading_strategy` is kept."""
     kind = Kind.PROCEDURAL
     good, bad = readable(memories)
-    previous = first_by_key(kind, old)
+    if previous is None:
+        previous = first_by_key(kind, old)
     runbooks = [
         merge_entry(runbook_entry(m), previous.get(entry_key(kind, m)), RUNBOOK)
         for m in sorted(good, key=lambda m: entry_key(kind, m))

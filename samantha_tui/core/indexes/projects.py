@@ -9,7 +9,7 @@ from typing import Any
 from ..model import Kind, Memory, Tree
 from .entries import PROJECT, entry_key, project_entry, readable
 from .merge import merge_entry, merge_root, ordered
-from .sections import PROJECT_LISTS, Built, entries, first_by_key, listed_in
+from .sections import PROJECT_LISTS, Built, EntryKey, entries, first_by_key, listed_in
 
 
 def _moved_to_finished(entry: Mapping[str, Any], finished: Memory) -> dict[str, Any]:
@@ -29,14 +29,24 @@ def _moved_to_finished(entry: Mapping[str, Any], finished: Memory) -> dict[str, 
 
 
 def build_current_tasks(
-    memories: Sequence[Memory], tree: Tree, old: Mapping[str, Any] | None, stamp: str
+    memories: Sequence[Memory],
+    tree: Tree,
+    old: Mapping[str, Any] | None,
+    stamp: str,
+    previous: Mapping[str, Mapping[str, Any]] | None = None,
+    key_of: EntryKey | None = None,
 ) -> Built:
-    """active / blocked from the folders' status; recently_completed kept and fed by moves."""
+    """active / blocked from the folders' status; recently_completed kept and fed by moves.
+
+    Entries are by project folder (`key_of` ties an index entry to its folder; by default by
+    name); the entry keeps the index's own `name`.
+    """
     kind = Kind.CURRENT_TASKS
     good, bad = readable(memories)
     finished = {entry_key(Kind.WORK_EXPERIENCE, m): m for m in tree.of_kind(Kind.WORK_EXPERIENCE)}
-    previous = first_by_key(kind, old)
-    was_in = listed_in(kind, old)
+    if previous is None:
+        previous = first_by_key(kind, old, key_of)
+    was_in = listed_in(kind, old, key_of)
     here = {entry_key(kind, m) for m in memories}
     lists: dict[str, dict[str, Mapping[str, Any]]] = {name: {} for name in PROJECT_LISTS}
     for m in good:
@@ -63,6 +73,10 @@ def build_current_tasks(
     old_order = [
         item["name"] for item in entries((old or {}).get("recently_completed")) if item.get("name")
     ]
+    if key_of is not None:
+        old_order = [
+            key for item in entries((old or {}).get("recently_completed")) if (key := key_of(item))
+        ]
     fresh = sorted(name for name in done if name not in old_order)
     kept = [name for name in dict.fromkeys(old_order) if name in done]
     active = [lists["active"][name] for name in sorted(lists["active"])]
@@ -77,12 +91,16 @@ def build_current_tasks(
 
 
 def build_work_experience(
-    memories: Sequence[Memory], old: Mapping[str, Any] | None, stamp: str
+    memories: Sequence[Memory],
+    old: Mapping[str, Any] | None,
+    stamp: str,
+    previous: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Built:
-    """Completed projects in the current-tasks project shape, under `completed`, by name."""
+    """Completed projects in the current-tasks project shape, under `completed`, by folder."""
     kind = Kind.WORK_EXPERIENCE
     good, bad = readable(memories)
-    previous = first_by_key(kind, old)
+    if previous is None:
+        previous = first_by_key(kind, old)
     projects: dict[str, Mapping[str, Any]] = {}
     for m in good:
         name = entry_key(kind, m)

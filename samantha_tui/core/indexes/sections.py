@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,25 +60,87 @@ def sections(kind: Kind, data: Mapping[str, Any]) -> list[tuple[str, list[Mappin
     return [("runbooks", entries(data.get("runbooks")))]
 
 
-def first_by_key(kind: Kind, data: Mapping[str, Any] | None) -> dict[str, Mapping[str, Any]]:
-    """Each entry's first appearance in the index, by file (or project name)."""
-    found: dict[str, Mapping[str, Any]] = {}
+EntryKey = Callable[[Mapping[str, Any]], str | None]
+"""Which memory an index entry stands for (its key), or None when it is tied to no file."""
+
+
+def entry_keys(kind: Kind, known: Collection[str]) -> EntryKey:
+    """How entries of this kind are tied to files, among the `known` keys (files or project
+    folders that exist, and those a change just removed).
+
+    A memory entry by its `file`. A project entry by the folder its `files` paths name, then by
+    its `name`: samantha-llm's readers go by `name` alone, so "Gateway Refactor" with
+    `files: ["gateway/status.md"]` is the project in `gateway/`. An entry tied to nothing known
+    is the index's own (None): kept as it is.
+    """
+    if not kind.is_project_kind:
+
+        def by_file(entry: Mapping[str, Any]) -> str | None:
+            key = entry.get("file")
+            return key if isinstance(key, str) and key in known else None
+
+        return by_file
+    folders = known
+
+    def by_folder(entry: Mapping[str, Any]) -> str | None:
+        files = entry.get("files")
+        if isinstance(files, list):
+            for path in files:
+                if isinstance(path, str) and "/" in path:
+                    folder = path.split("/", 1)[0]
+                    if folder in folders:
+                        return folder
+        name = entry.get("name")
+        return name if isinstance(name, str) and name in folders else None
+
+    return by_folder
+
+
+def _by_name(kind: Kind) -> EntryKey:
     field = key_field(kind)
+
+    def named(entry: Mapping[str, Any]) -> str | None:
+        key = entry.get(field)
+        return key if isinstance(key, str) else None
+
+    return named
+
+
+def first_by_key(
+    kind: Kind, data: Mapping[str, Any] | None, key_of: EntryKey | None = None
+) -> dict[str, Mapping[str, Any]]:
+    """Each entry's first appearance in the index, by its key (default: file or project name)."""
+    found: dict[str, Mapping[str, Any]] = {}
+    key_of = key_of or _by_name(kind)
     for _, items in sections(kind, data or {}):
         for item in items:
-            key = item.get(field)
-            if isinstance(key, str) and key not in found:
+            key = key_of(item)
+            if key is not None and key not in found:
                 found[key] = item
     return found
 
 
-def listed_in(kind: Kind, data: Mapping[str, Any] | None) -> dict[str, list[str]]:
-    """The sections each entry appears in."""
+def listed_in(
+    kind: Kind, data: Mapping[str, Any] | None, key_of: EntryKey | None = None
+) -> dict[str, list[str]]:
+    """The sections each entry appears in, by its key (default: file or project name)."""
     found: dict[str, list[str]] = {}
+    key_of = key_of or _by_name(kind)
+    for section, items in sections(kind, data or {}):
+        for item in items:
+            key = key_of(item)
+            if key is not None and section not in found.setdefault(key, []):
+                found[key].append(section)
+    return found
+
+
+def untied(kind: Kind, data: Mapping[str, Any] | None, key_of: EntryKey) -> list[str]:
+    """Names of the entries tied to no file samantha-tui reads, in index order, once each."""
+    found: dict[str, None] = {}
     field = key_field(kind)
     for section, items in sections(kind, data or {}):
         for item in items:
-            key = item.get(field)
-            if isinstance(key, str) and section not in found.setdefault(key, []):
-                found[key].append(section)
-    return found
+            if key_of(item) is None:
+                label = item.get(field)
+                found[f"{label if isinstance(label, str) else '(unnamed)'} ({section})"] = None
+    return list(found)

@@ -1,0 +1,121 @@
+"""Which memories an index write is about, and how its entries are tied to files."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model import Kind, Memory, Tree
+from .entries import entry_key, memory_entry, project_entry, readable, runbook_entry
+from .sections import EntryKey, entry_keys
+
+STALE = "\0tied to no file"
+"""The key of every entry tied to no file, when a person asked to remove them."""
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The memories whose index entries follow their files in one index write."""
+
+    paths: frozenset[str] | None = None
+    """Memory files or folders a change touched; None: every memory (a whole `index`)."""
+    previous: Mapping[str, Memory] = field(default_factory=dict)
+    """Records as they were before the change, by path: what it took out of a file leaves the
+    index too."""
+    remove_stale: bool = False
+    """Also remove the entries tied to no file samantha-tui reads (a person asked, after seeing
+    the list)."""
+
+
+def feeding(kind: Kind) -> tuple[Kind, ...]:
+    """The kinds whose files a kind's index describes: finished projects stay in the
+    current-tasks index's `recently_completed`."""
+    return (kind, Kind.WORK_EXPERIENCE) if kind is Kind.CURRENT_TASKS else (kind,)
+
+
+def derived_entry(kind: Kind, memory: Memory) -> dict[str, Any]:
+    """The entry the file alone gives, in its kind's shape."""
+    if kind is Kind.PROCEDURAL:
+        return runbook_entry(memory)
+    if kind.is_project_kind:
+        return project_entry(memory.kind, memory, "active")
+    return memory_entry(kind, memory)
+
+
+class KindScope:
+    """A scope seen from one kind's index: which keys are in it and how entries get keys."""
+
+    def __init__(self, kind: Kind, tree: Tree, scope: Scope) -> None:
+        self.kind = kind
+        self.feeding = feeding(kind)
+        memories = [m for k in self.feeding for m in tree.of_kind(k)]
+        self.existing = {entry_key(m.kind, m) for m in memories}
+        self.readable = {entry_key(m.kind, m) for m in readable(memories)[0]}
+        self.keys: set[str] | None = None
+        self.prefixes: tuple[str, ...] = ()
+        if scope.paths is not None:
+            self._take(scope.paths)
+        known = self.existing | (self.keys or set())
+        self.plain_key_of: EntryKey = entry_keys(kind, known)
+        """Ties an entry to a file, or None."""
+        self.key_of: EntryKey = self.plain_key_of
+        """As plain_key_of; with remove_stale, entries tied to nothing share the STALE key."""
+        if scope.remove_stale:
+            plain = self.plain_key_of
+            self.key_of = lambda entry: plain(entry) or STALE
+
+    def _take(self, paths: frozenset[str]) -> None:
+        keys: set[str] = set()
+        prefixes: list[str] = []
+        for path in paths:
+            for kind in self.feeding:
+                if path == kind.folder:
+                    self.keys = None
+                    return
+                if not path.startswith(kind.folder + "/"):
+                    continue
+                inside = path[len(kind.folder) + 1 :]
+                if kind.is_project_kind:
+                    keys.add(inside.split("/", 1)[0])
+                else:
+                    keys.add(inside)
+                    prefixes.append(inside + "/")
+        self.keys = keys
+        self.prefixes = tuple(prefixes)
+
+    def in_scope(self, key: str) -> bool:
+        """Whether the entry with this key follows its file in this write."""
+        if key == STALE:
+            return True
+        if key in self.existing and key not in self.readable:
+            return False  # its file cannot be read: the index's entry is all there is
+        if self.keys is None:
+            return key in self.readable
+        return key in self.keys or (bool(self.prefixes) and key.startswith(self.prefixes))
+
+    def base_memories(
+        self, tree: Tree, previous: Mapping[str, Memory], markdown: bytes
+    ) -> list[Memory]:
+        """The kind's memories as index.md on disk last saw them: each changed one as it was
+        before the change, and only those whose file index.md names."""
+        by_path = {m.path: m for m in tree.of_kind(self.kind)}
+        for path, before in previous.items():
+            if before.kind is self.kind:
+                by_path[path] = before
+        for path in list(by_path):
+            if path not in previous and by_path[path].kind is self.kind:
+                key = entry_key(self.kind, by_path[path])
+                if self.keys is not None and not self.in_scope(key):
+                    continue
+                # A memory this change made (or a whole `index` finds) that index.md never
+                # named was not in it.
+                if not _named(markdown, key):
+                    del by_path[path]
+        return [by_path[path] for path in sorted(by_path)]
+
+
+def _named(markdown: bytes, key: str) -> bool:
+    needle = re.escape(key.encode("utf-8"))
+    return re.search(b"`" + needle + b"`|### " + needle, markdown) is not None
