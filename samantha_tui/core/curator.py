@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from . import edits
 from . import plan as plans
-from .atomic import StoreError, digest_bytes
+from .atomic import ConflictError, StoreError, digest_bytes
 from .indexes import (
     DriftReport,
     IndexUpdate,
@@ -254,6 +254,19 @@ class Curator:
     def _remember_indexes(self, kinds: Iterable[Kind] | None) -> None:
         for kind in Kind if kinds is None else kinds:
             self._index_seen.update(self._index_digests(kind))
+
+    def apply_index_plan(self, plan: plans.Plan) -> Outcome:
+        """Write an index plan the person saw; refused whole if an index changed since."""
+        try:
+            with self._lock:
+                outcome = self.apply(plan)
+                self._drift, self._settled = {}, {}  # compare every kind again
+                return outcome
+        except ConflictError as error:
+            raise StoreError(
+                f"{error.path} changed since the plan was shown; nothing was written. "
+                "Press r to see the plan again"
+            ) from None
 
     def _after(
         self, name: str, touched: tuple[str, ...], previous: dict[str, Memory] | None = None

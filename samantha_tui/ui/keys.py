@@ -152,7 +152,15 @@ APP_KEYS: tuple[Key, ...] = (
         action="regenerate_indexes",
         description="Regenerate indexes",
         palette="index: regenerate",
-        help="Rewrite every index file that differs from the memory files",
+        help="Show what bringing the indexes in step with the files would write, then write it",
+    ),
+    Key(
+        id="index.remove_stale",
+        keys="R",
+        action="remove_stale_entries",
+        description="Remove entries tied to no file",
+        palette="index: remove entries tied to no file",
+        help="List the index entries tied to no memory file (kept until you ask), then remove them",
     ),
     Key(
         id="index.drift",

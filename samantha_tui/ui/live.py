@@ -1,10 +1,10 @@
 """Live files, as part of the app: the watcher, other programs' changes, and the indexes' state.
 
 The watcher is one exclusive async worker; each burst of outside changes arrives as one batch and
-is taken in by a thread worker. The indexes are regenerated after the app's own changes by the
-curator, and after outside changes once they have been quiet for INDEX_QUIET seconds: an assistant
-writing several files (and maybe its own index) should not race a regeneration per file. A
-regeneration that meets another program's index write is tried again after the next quiet spell.
+is taken in by a thread worker. The indexes are shared with samantha-llm: the app's own changes
+patch their entries (in the curator), other programs' changes are only shown as drift, and `r`
+shows the whole plan before writing it as one undoable change. An own change whose index write met
+another program's is patched again once outside changes have been quiet for INDEX_QUIET seconds.
 """
 
 from __future__ import annotations
@@ -16,13 +16,16 @@ from textual.timer import Timer
 
 from ..core.atomic import ConflictError, StoreError
 from ..core.indexes import DriftReport
+from ..core.model import short_path
+from ..core.plan import Plan
 from ..core.watch import FileBatch, watch_tree
-from .messages import Changed, FilesChanged, IndexState, while_shown
+from .messages import Changed, ChangeRefused, FilesChanged, IndexState, while_shown
 from .ordered import in_order
+from .screens.confirm import ConfirmScreen
 from .screens.live_screen import LiveScreen
 
 INDEX_QUIET = 1.0
-"""Seconds without outside changes before the indexes they touched are regenerated."""
+"""Seconds without outside changes before a refused index patch is tried again."""
 DRIFT_LINES_SHOWN = 12
 
 
@@ -76,13 +79,15 @@ class LiveFiles:
         So is an own change whose indexes could not be written (another program was writing one).
         """
         outcome = message.outcome
-        if message.notice or not self.curator.auto_index:
-            self.check_indexes(outcome.changed)
-        if self.curator.auto_index and (not message.notice or outcome.index_error):
+        # Another program's change is taken in and its drift shown, never written over: the
+        # indexes are shared with samantha-llm, and only the person's own changes patch them.
+        self.check_indexes(outcome.changed)
+        if self.curator.auto_index and message.notice and outcome.index_error:
             self._index_when_quiet(outcome.changed)
 
     def _index_when_quiet(self, paths: Iterable[str]) -> None:
-        """Regenerate the indexes these paths feed once outside changes pause for INDEX_QUIET."""
+        """Patch the entries of an own change whose index write was refused (another program
+        was writing an index), once outside changes pause for INDEX_QUIET."""
         self._outside_paths.update(paths)
         if self._index_timer is not None:
             self._index_timer.stop()
@@ -93,18 +98,62 @@ class LiveFiles:
         self._regenerate(paths, quiet=True)
 
     def action_regenerate_indexes(self) -> None:
-        self._regenerate(None, quiet=False)
+        self._plan_indexes(remove_stale=False)
+
+    def action_remove_stale_entries(self) -> None:
+        self._plan_indexes(remove_stale=True)
+
+    @in_order
+    def _plan_indexes(self, remove_stale: bool) -> None:
+        """Work out what `r` (or `R`) would write, then ask with every change listed."""
+        try:
+            plan = self.curator.index_plan(remove_stale)
+        except StoreError as error:
+            self.post_message(IndexState(None, error=str(error)))
+            return
+        self.call_from_thread(self._confirm_index_plan, plan, remove_stale)
+
+    def _confirm_index_plan(self, plan: Plan, remove_stale: bool) -> None:
+        if not plan:
+            said = (
+                "No index entry is tied to a missing file"
+                if remove_stale
+                else "The indexes are already in step with the files"
+            )
+            self.notify(said, timeout=4)
+            return
+        files = len(plan.operations)
+        lines: list[str] = []
+        for op in plan.operations:
+            lines.append(f"{short_path(op.path)}:")
+            lines += [f"  {part}" for part in op.reason.split("; ")]
+        lines += ["", "Entries tied to no file are kept unless you ask (R); u undoes this."]
+        title = f"Write {files} index file{'s' if files != 1 else ''}?"
+
+        def answered(confirmed: bool | None) -> None:
+            if confirmed:
+                self._write_index_plan(plan)
+
+        self.push_screen(
+            ConfirmScreen(title, lines, confirm_label="Write", danger=remove_stale), answered
+        )
+
+    @in_order
+    def _write_index_plan(self, plan: Plan) -> None:
+        try:
+            outcome = self.curator.apply_index_plan(plan)
+        except StoreError as error:
+            self.post_message(ChangeRefused(str(error)))
+            return
+        self.post_message(Changed(outcome))
 
     @in_order
     def _regenerate(self, paths: list[str] | None, quiet: bool) -> None:
+        """Patch the entries of these paths again (an own change whose index write failed)."""
         self.post_message(IndexState(None, busy=True))
         try:
-            # Quiet runs follow outside changes; only `r` rebuilds an index.json that is not JSON.
-            updates = self.curator.reindex(paths, automatic=quiet)
-        except ConflictError as error:
-            if not quiet:
-                self.post_message(IndexState(None, error=str(error)))
-                return
+            self.curator.reindex(paths, automatic=quiet)
+        except ConflictError:
             # Another program rewrote an index while this one was made (samantha-llm's worker
             # does after each session): nothing was written; try again once it is quiet.
             self.call_from_thread(self._index_when_quiet, paths or ())
@@ -113,10 +162,6 @@ class LiveFiles:
         except StoreError as error:
             self.post_message(IndexState(None, error=str(error)))
             return
-        if not quiet:
-            files = len(updates)
-            said = f"Rewrote {files} index file{'s' if files != 1 else ''}" if files else ""
-            self.call_from_thread(self.notify, said or "The indexes were already up to date")
         self._post_drift(paths)
 
     @in_order
