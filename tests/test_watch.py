@@ -49,7 +49,11 @@ def test_project_folders_and_companions(root: Path) -> None:
     # Editing a companion that is not Markdown changes nothing the store holds.
     assert batch(root, (MODIFIED, f"{TASKS}/api/diagram.png")) is None
     assert batch(root, (DELETED, f"{TASKS}/gone")) == FileBatch(paths=(f"{TASKS}/gone",))
-    assert batch(root, (ADDED, f"{TASKS}/api/deep/x.md")) is None
+    # A file deeper in the project is one of its companions too; editing it changes nothing.
+    assert batch(root, (ADDED, f"{TASKS}/api/deep/x.md")) == FileBatch(
+        paths=(f"{TASKS}/api/deep/x.md",)
+    )
+    assert batch(root, (MODIFIED, f"{TASKS}/api/deep/x.md")) is None
 
 
 def test_indexes_pending_sessions_and_trash_are_flags(root: Path) -> None:

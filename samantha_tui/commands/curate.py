@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..core import lifecycle
-from ..core.plan import apply
+from ..core import impact, lifecycle
+from ..core.plan import Plan, apply
 from ..core.store import Store
 from .common import open_store, tree_argument
 
@@ -60,6 +60,8 @@ def run_rule(args: argparse.Namespace) -> int:
         print(f"{candidate.path}  ({candidate.reason})")
         for operation in candidate.operations:
             print(f"    {operation.describe()}")
+        for line in impact.also_goes_lines(Plan(candidate.path, candidate.operations), store.tree):
+            print(f"    {line}")
     if not args.yes:
         print(f"{len(proposal.candidates)} candidate(s); run again with --yes to apply")
         return 0

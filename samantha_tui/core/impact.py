@@ -115,7 +115,41 @@ def describe(plan: Plan, tree: Tree) -> list[str]:
         lines.append(f"Dismiss {update} ({files} to the trash).")
     if other:
         lines.append(f"And {_count(other, 'other file operation', 'other file operations')}.")
+    lines.extend(also_goes_lines(plan, tree))
     return lines
+
+
+def goes_with(paths: Iterable[str], tree: Tree) -> list[str]:
+    """Every file that a trash or move of these paths takes along unseen: the other files of each
+    project folder (any depth) and the hidden Markdown in it, sorted, named from the kind folder
+    (`gateway/docs/design.md`); a hidden one is marked `(hidden)`."""
+    folders: set[str] = set()
+    for path in paths:
+        kind = next((k for k in Kind if path.startswith(k.folder + "/")), None)
+        if kind is None or not kind.is_project_kind:
+            continue
+        parts = path.removeprefix(kind.folder + "/").split("/")
+        folders.add(f"{kind.folder}/{parts[0]}")
+    if not folders:
+        return []
+    names: list[tuple[str, str]] = []
+    for folder in sorted(folders):
+        kind_folder = folder.rsplit("/", 1)[0] + "/"
+        memory = next((m for m in tree.memories if m.path == f"{folder}/status.md"), None)
+        for companion in memory.companions if memory is not None else ():
+            names.append((companion, companion.removeprefix(kind_folder)))
+        for warning in tree.unlisted:
+            if warning.path.startswith(folder + "/"):
+                names.append((warning.path, f"{warning.path.removeprefix(kind_folder)} (hidden)"))
+    return [name for _, name in sorted(names)]
+
+
+def also_goes_lines(plan: Plan, tree: Tree) -> list[str]:
+    """`Also goes: gateway/docs/design.md, gateway/notes.md.` for the folders a plan trashes or
+    moves, so no file leaves unnamed; nothing when they hold only their status.md."""
+    paths = [op.path for op in plan.operations if op.action in ("trash", "move")]
+    names = goes_with(paths, tree)
+    return [f"Also goes: {', '.join(names)}."] if names else []
 
 
 def _escalation(values: Mapping[str, Any]) -> bool:

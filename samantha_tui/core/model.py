@@ -83,7 +83,8 @@ class Memory:
     type: str | None = None
     status: str | None = None
     companions: tuple[str, ...] = ()
-    """Other files of a project folder (notes.md, decisions.md), relative to the root."""
+    """Other files of a project folder at any depth (notes.md, docs/design.md), relative to the
+    root; hidden ones are not among them. A top-level one has no `/` after the project folder."""
     size: int = 0
     """Bytes on disk."""
     chars: int = 0
@@ -152,6 +153,9 @@ class Tree:
     sessions: tuple[StagedSession, ...] = ()
     problems: tuple[Problem, ...] = ()
     """Problems not tied to one memory (an unreadable folder, a bad update file)."""
+    unlisted: tuple[Problem, ...] = ()
+    """A warning for each Markdown file samantha-llm's search reads that is not listed here
+    (hidden, in `.archive/`), sorted by path. Never memories: no rule or index counts them."""
 
     def of_kind(self, kind: Kind) -> list[Memory]:
         return [m for m in self.memories if m.kind is kind]
@@ -163,7 +167,7 @@ class Tree:
     @property
     def all_problems(self) -> list[Problem]:
         found = [p for m in self.memories for p in m.problems]
-        return found + list(self.problems)
+        return found + list(self.problems) + list(self.unlisted)
 
     @property
     def awaiting_merge(self) -> list[StagedSession]:

@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from .model import Kind, Memory, PendingUpdate, Problem, StagedSession, Tree
+from .model import Kind, Memory, PendingUpdate, Problem, Severity, StagedSession, Tree
 from .reader import outside_root
 from .record_cache import RecordCache
 
@@ -44,13 +44,7 @@ def memory_paths(
             if entry.is_dir(follow_symlinks=False) and _visible(entry.name):
                 if entry.name == PENDING_DIR and kind is Kind.CURRENT_TASKS:
                     continue
-                files = sorted(
-                    e.name
-                    for e in os.scandir(entry.path)
-                    if e.is_file() and _visible(e.name) and e.name != STATUS_FILE
-                )
-                companions = tuple(f"{rel}/{name}" for name in files)
-                found.append((f"{rel}/{STATUS_FILE}", companions))
+                found.append((f"{rel}/{STATUS_FILE}", project_files(root, rel)))
             elif (_is_memory_file(entry.name) and not entry.is_dir()) or _leads_out(root, entry):
                 found.append((rel, ()))  # a link out is listed for the reader to report
         return found
@@ -67,6 +61,96 @@ def memory_paths(
             (f"{base}/{name}", ()) for name in dirnames if _leads_out(root, Path(dirpath, name))
         )
     return sorted(found)
+
+
+def project_files(root: Path, folder: str) -> tuple[str, ...]:
+    """Every file of a project folder but its status.md, at any depth, relative to root, sorted.
+
+    They move and go to the trash with the project, so they are its companions. Hidden files and
+    folders are left to `unlisted_markdown`. A top-level companion has no `/` after the folder.
+    """
+    files: list[str] = []
+    top = root / folder
+
+    def unreadable(error: OSError) -> None:
+        if Path(error.filename) == top:
+            raise error  # the scan reports a project folder it cannot list
+        # A subfolder that cannot be listed still goes with the project: it is named.
+        files.append(Path(error.filename).relative_to(root).as_posix())
+
+    for dirpath, dirnames, filenames in os.walk(top, onerror=unreadable):
+        dirnames[:] = [d for d in dirnames if _visible(d)]
+        base = Path(dirpath).relative_to(root).as_posix()
+        # A linked folder is not entered, but the link itself goes with the project.
+        links = [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
+        files.extend(f"{base}/{name}" for name in (*filenames, *links) if _visible(name))
+    top_status = f"{folder}/{STATUS_FILE}"
+    return tuple(sorted(f for f in files if f != top_status))
+
+
+# Why each Markdown file that samantha-llm's search reads is not a memory here.
+HIDDEN_FILE = "hidden file: samantha-llm's search reads it, samantha-tui lists no hidden files"
+HIDDEN_FOLDER = (
+    "in a hidden folder ({folder}/): samantha-llm's search reads it, "
+    "samantha-tui lists no hidden files"
+)
+PENDING_MARKDOWN = (
+    f"Markdown in {PENDING_DIR}/: samantha-llm's search reads it, "
+    "samantha-tui reads only the .json updates there"
+)
+
+
+def unlisted_markdown(root: Path, kind: Kind, under: str | None = None) -> list[Problem]:
+    """A warning for each `.md` under a kind folder that samantha-llm's local search reads but
+    samantha-tui lists neither as a memory nor as a project's file: hidden files, the contents of
+    hidden folders (`.archive/`) and Markdown in `pending-updates/`. Sorted by path.
+
+    `under` limits the walk to one file or folder of the kind, as in `memory_paths`.
+    """
+    start = root / under if under is not None else root / kind.folder
+    if under is not None and not start.is_dir():
+        warning = _unlisted_warning(kind, under) if os.path.lexists(start) else None
+        return [warning] if warning is not None else []
+    if os.path.islink(start) or not start.is_dir():
+        return []
+    warnings: list[Problem] = []
+    # Like the search (pathlib's rglob), the walk does not enter linked folders.
+    for dirpath, _dirnames, filenames in os.walk(start):
+        base = Path(dirpath).relative_to(root).as_posix()
+        inside = base != kind.folder and _unlisted_folder(kind, base)
+        for name in filenames:
+            # Only names that can be unlisted are looked at: a kind folder holds thousands.
+            if name.endswith(".md") and (inside or name.startswith(".")):
+                warning = _unlisted_warning(kind, f"{base}/{name}")
+                if warning is not None:
+                    warnings.append(warning)
+    return sorted(warnings, key=lambda w: w.path)
+
+
+def _unlisted_folder(kind: Kind, base: str) -> bool:
+    """True when files in this folder are never memories: it is hidden, or holds pending updates."""
+    parts = base.removeprefix(kind.folder + "/").split("/")
+    return any(p.startswith(".") for p in parts) or (
+        kind is Kind.CURRENT_TASKS and parts[0] == PENDING_DIR
+    )
+
+
+def _unlisted_warning(kind: Kind, rel: str) -> Problem | None:
+    """Why samantha-tui does not list rel although samantha-llm's search reads it, or None."""
+    name = rel.rsplit("/", 1)[-1]
+    # The search reads every `*.md` except `index.md`, which it skips by name at any depth.
+    if not name.endswith(".md") or name == "index.md":
+        return None
+    parts = rel.removeprefix(kind.folder + "/").split("/")
+    hidden = next((i for i, part in enumerate(parts[:-1]) if part.startswith(".")), None)
+    if hidden is not None:
+        folder = "/".join(parts[: hidden + 1])
+        return Problem(rel, HIDDEN_FOLDER.format(folder=folder), severity=Severity.WARNING)
+    if name.startswith("."):
+        return Problem(rel, HIDDEN_FILE, severity=Severity.WARNING)
+    if kind is Kind.CURRENT_TASKS and len(parts) > 1 and parts[0] == PENDING_DIR:
+        return Problem(rel, PENDING_MARKDOWN, severity=Severity.WARNING)
+    return None
 
 
 def _leads_out(root: Path, path: Path | os.DirEntry[str]) -> bool:
@@ -142,10 +226,11 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _read_memories(root: Path, today: dt.date) -> tuple[list[Memory], list[Problem]]:
+def _read_memories(root: Path, today: dt.date) -> tuple[list[Memory], list[Problem], list[Problem]]:
     cache = RecordCache.open(root)
     memories: list[Memory] = []
     problems: list[Problem] = []
+    unlisted: list[Problem] = []
     for kind in Kind:
         not_folders = [
             path
@@ -158,6 +243,7 @@ def _read_memories(root: Path, today: dt.date) -> tuple[list[Memory], list[Probl
             continue
         try:
             paths = memory_paths(root, kind)
+            unlisted.extend(unlisted_markdown(root, kind))
         except OSError as error:
             problems.append(Problem(kind.folder, f"cannot list folder: {error.strerror or error}"))
             continue
@@ -165,7 +251,7 @@ def _read_memories(root: Path, today: dt.date) -> tuple[list[Memory], list[Probl
         for rel, companions in sorted(paths):
             memories.append(cache.read(rel, kind, today, companions))
     cache.save()
-    return memories, problems
+    return memories, problems, unlisted
 
 
 def scan(root: Path, today: dt.date) -> Tree:
@@ -174,7 +260,7 @@ def scan(root: Path, today: dt.date) -> Tree:
     Records of files unchanged since the last scan come from the user's record cache.
     """
     with _collector_paused():
-        memories, problems = _read_memories(root, today)
+        memories, problems, unlisted = _read_memories(root, today)
     updates, update_problems = read_pending(root)
     return Tree(
         root=str(root),
@@ -182,4 +268,5 @@ def scan(root: Path, today: dt.date) -> Tree:
         pending_updates=tuple(updates),
         sessions=tuple(read_sessions(root)),
         problems=tuple(problems + update_problems),
+        unlisted=tuple(unlisted),
     )

@@ -22,7 +22,15 @@ from .atomic import (
 )
 from .model import Kind, Memory, Problem, Tree
 from .reader import memory_from_bytes, outside_root, read_memory
-from .scan import PENDING_DIR, SUBCONSCIOUS, memory_paths, read_pending, read_sessions, scan
+from .scan import (
+    PENDING_DIR,
+    SUBCONSCIOUS,
+    memory_paths,
+    read_pending,
+    read_sessions,
+    scan,
+    unlisted_markdown,
+)
 
 __all__ = ["Absorbed", "Change", "ConflictError", "Store", "StoreError"]
 
@@ -145,6 +153,21 @@ class Store:
                 if path == rel or path.startswith(rel + "/")
             ]
         self._swap(kind, rel, found)
+        self._relist_unlisted(kind, rel)
+
+    def _relist_unlisted(self, kind: Kind, rel: str) -> None:
+        """Swap the warnings for unlisted Markdown (hidden files) at or under rel.
+
+        A project is re-read from its folder: a hidden file in it comes and goes with the project.
+        """
+        if kind.is_project_kind and rel != kind.folder:
+            rel = "/".join(rel.split("/")[: kind.folder.count("/") + 2])
+        inside = rel + "/"
+        kept = [w for w in self.tree.unlisted if w.path != rel and not w.path.startswith(inside)]
+        found = unlisted_markdown(self.root, kind, None if rel == kind.folder else rel)
+        unlisted = tuple(sorted(kept + found, key=lambda w: w.path))
+        if unlisted != self.tree.unlisted:
+            self.tree = dataclasses.replace(self.tree, unlisted=unlisted)
 
     def _reread_pending(self) -> bool:
         """Read the pending updates again; True when they (or their problems) changed."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from .atomic import StoreError, move_into_new_folder, move_no_replace, write_atomic
 from .model import Kind, Memory
 from .reader import MAX_FILE_BYTES, memory_from_bytes, outside_root
+from .scan import project_files
 
 TRASH_DIR = ".ai/.trash"
 ORIGIN_FILE = "origin.json"
@@ -240,9 +241,12 @@ def peek(root: Path, entry: TrashEntry, today: dt.date) -> Peek:
         return Peek(rel, None, raw.decode("utf-8", errors="replace"))
     companions: tuple[str, ...] = ()
     if entry.is_folder:
-        with contextlib.suppress(OSError):
-            others = sorted(p.name for p in item.parent.iterdir() if p.name != STATUS_FILE)
-            companions = tuple(f"{entry.path}/{n}" for n in others if not n.startswith("."))
+        with contextlib.suppress(OSError, ValueError):
+            # Named as they were before the trash: where a restore puts them back.
+            inside = item.parent.relative_to(root).as_posix()
+            companions = tuple(
+                entry.path + rel.removeprefix(inside) for rel in project_files(root, inside)
+            )
     return Peek(rel, memory_from_bytes(rel, kind, raw, today, companions))
 
 

@@ -141,10 +141,11 @@ def _may_be_folder(path: Path) -> bool:
 def _memory_path(path: Path, rest: str, project_kind: bool, modified: bool) -> bool:
     depth = rest.count("/") + 1
     if rest.endswith(".md") and rest.rsplit("/", 1)[-1] not in INDEX_FILES:
-        return not project_kind or depth <= 2
+        return not project_kind or depth <= 2 or not modified
     if project_kind:
-        # Any file beside status.md is a companion: its arrival or departure changes the project.
-        return (depth == 1 and _may_be_folder(path)) or (depth == 2 and not modified)
+        # Any file of a project folder, at any depth, is a companion: its arrival or departure
+        # changes the project (the store re-reads the whole project folder).
+        return (depth == 1 and _may_be_folder(path)) or (depth >= 2 and not modified)
     return _may_be_folder(path)
 
 

@@ -152,7 +152,11 @@ class Editing:
         if len(names) > SHOWN_IN_CONFIRM:
             lines.append(f"… and {len(names) - SHOWN_IN_CONFIRM} more")
         if any(m.kind.is_project_kind for m in targets):
-            lines.append("A project goes with its whole folder (notes, decisions).")
+            # Imported here: it brings the curation rules, which a start does not need (6 ms).
+            from ..core.impact import also_goes_lines
+
+            lines.append("A project goes with its whole folder.")
+            lines.extend(also_goes_lines(edits.delete(targets), self.curator.tree))
         lines.append("They go to .ai/.trash/; u brings them back.")
         count = f"{len(targets)} memories" if len(targets) > 1 else "this memory"
         paths = [m.path for m in targets]

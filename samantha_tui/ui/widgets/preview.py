@@ -42,7 +42,9 @@ def fields_table(memory: Memory) -> Table:
     for key, value in memory.frontmatter.items():
         table.add_row(Text(str(key)), Text(format_value(value)))
     if memory.companions:
-        names = ", ".join(path.rsplit("/", 1)[-1] for path in memory.companions)
+        # Relative to the project folder, so `docs/design.md` says where it lives.
+        folder = memory.path.rsplit("/", 1)[0] + "/"
+        names = ", ".join(path.removeprefix(folder) for path in memory.companions)
         table.add_row(Text("files"), Text(names, style="italic"))
     return table
 
