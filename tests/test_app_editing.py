@@ -217,8 +217,15 @@ async def test_without_automatic_indexes_r_regenerates_and_the_status_shows_drif
         assert "drift" in str(app.status_line.render())
         await pilot.press("r")
         await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen), "r shows the plan before writing"
+        assert index_check(root, capsys) == 1
+        await pilot.press("y")
+        await settle(pilot)
         assert index_check(root, capsys) == 0
         assert "indexes ✓" in str(app.status_line.render())
+        await pilot.press("u")  # the index write is a change like any other
+        await settle(pilot)
+        assert index_check(root, capsys) == 1
 
 
 async def test_the_form_refuses_a_bad_date_then_writes_only_what_changed(

@@ -122,6 +122,12 @@ async def test_an_index_edited_by_another_program_shows_as_drift(watched: Path) 
     async with app.run_test(size=(120, 34)) as pilot:
         assert await until(pilot, lambda: "indexes ✓" in str(app.status_line.render()))
         await pilot.pause(0.3)
+        # A line added to index.md by hand is the assistant's own: kept, not drift.
         index_md = watched / ST / "index.md"
         index_md.write_bytes(index_md.read_bytes() + b"\nAdded by hand.\n")
+        await pilot.pause(0.5)
+        assert "indexes ✓" in str(app.status_line.render())
+        # An entry another program took out of index.json is.
+        index_json = watched / ST / "index.json"
+        index_json.write_text('{"last_updated": "2026-06-15", "total_memories": 0}\n')
         assert await until(pilot, lambda: "drift" in str(app.status_line.render()))

@@ -357,5 +357,7 @@ async def test_the_app_reports_a_broken_index_and_rewrites_it_only_on_r(broken: 
         assert "drift (r)" in str(app.status_line.content)
         await pilot.press("r")
         await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
         assert json.loads((broken / ST / "index.json").read_text())["total_memories"] == 1
         assert app.is_running

@@ -83,7 +83,7 @@ async def test_the_demo_numbers_and_following_changes(demo_root: Path) -> None:
         assert "3 prune candidates" in shown(screen, "#stats-curation")
         assert "9 promotion candidates" in shown(screen, "#stats-curation")
         drift = shown(screen, "#stats-drift")
-        assert "5 kinds drifted" in drift and "8 missing · 1 gone · 18 disagreeing" in drift
+        assert "5 kinds drifted" in drift and "8 missing · 3 gone · 15 disagreeing" in drift
         assert screen.query_one("#stats-topics").border_title == "Top topics"
         assert screen.query_one("#stats-body").max_scroll_y == 0, "fits 120x34 unscrolled"
 
