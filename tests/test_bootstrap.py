@@ -65,6 +65,21 @@ triggers:
 """
 
 
+RUNBOOK_TRIGGERS = {
+    "positive": {
+        "repo_signals": ["tidewater/ledger", "alembic.ini"],
+        "path_signals": ["migrations/versions/", "*.sql"],
+        "keyword_signals": ["alembic", "state lock"],
+        "domain_signals": ["postgres"],
+    },
+    "negative": [
+        {"signal": "reports-svc", "reason": "Reports uses dbt", "added": "2026-05-28"},
+        {"signal": "tests/e2e/", "reason": "Node suite", "added": "2026-05-28"},
+    ],
+}
+"""RUNBOOK's triggers as the procedural index.json holds them."""
+
+
 # --- tiers and their boundaries ------------------------------------------------------------------
 
 
@@ -335,7 +350,10 @@ def test_malformed_triggers_make_a_near_miss_not_a_crash(tree, triggers, reason)
 
 
 def test_minimum_categories_come_from_the_procedural_index(tree):
-    strategy = {"loading_strategy": {"minimum_positive_categories": 3}}
+    strategy = {
+        "runbooks": [{"file": "db.md", "triggers": RUNBOOK_TRIGGERS}],
+        "loading_strategy": {"minimum_positive_categories": 3},
+    }
     files = {f"{RUNBOOKS}/db.md": RUNBOOK, f"{RUNBOOKS}/index.json": json.dumps(strategy)}
     store = tree(files)
     result = make_plan(store, Signals(repos=("ledger",), keywords=("alembic",)))
