@@ -515,9 +515,16 @@ def _one_short(short: Iterable[Memory]) -> list[_Load]:
 
 
 def _frequent_from_index(
-    index: IndexFile, short: list[Memory], by_path: dict[str, Memory], marks: _Marks
+    index: IndexFile,
+    short: list[Memory],
+    by_path: dict[str, Memory],
+    marks: _Marks,
+    earlier: set[str],
 ) -> tuple[list[_Load], list[_Load]]:
-    """(loads, near misses): the index's `high_priority` list, and frequent files it leaves out."""
+    """(loads, near misses): the index's `high_priority` list, and frequent files it leaves out.
+
+    A file an earlier tier loads anyway gets no mark from this one: it changes nothing.
+    """
     loads: list[_Load] = []
     near: list[_Load] = []
     for entry in index_view.listed(index, "high_priority"):
@@ -527,6 +534,8 @@ def _frequent_from_index(
             near.append(_Load(entry.path, entry.title, "frequently referenced in index.json", None))
             continue
         loads.append(_load(memory, f"referenced {memory.reference_count} times"))
+        if memory.path in earlier:
+            continue
         if memory.has_errors:
             marks.add(memory.path, _unreadable(memory, "high_priority"))
         elif memory.reference_count < FREQUENT_REFERENCES:
@@ -536,7 +545,11 @@ def _frequent_from_index(
             )
     listed = {load.path for load in loads}
     left_out = sorted(
-        (m for m in short if m.reference_count >= FREQUENT_REFERENCES and m.path not in listed),
+        (
+            m
+            for m in short
+            if m.reference_count >= FREQUENT_REFERENCES and m.path not in listed | earlier
+        ),
         key=lambda m: -m.reference_count,
     )
     for memory in left_out:
@@ -576,8 +589,12 @@ def _recent_from_index(
     by_path: dict[str, Memory],
     ages: dict[str, int],
     marks: _Marks,
+    earlier: set[str],
 ) -> tuple[list[_Load], list[_Load]]:
-    """(loads, near misses): `recent.high_importance`, and recent high files it leaves out."""
+    """(loads, near misses): `recent.high_importance`, and recent high files it leaves out.
+
+    A file an earlier tier loads anyway gets no mark from this one: it changes nothing.
+    """
     listing = "recent.high_importance"
     loads: list[_Load] = []
     near: list[_Load] = []
@@ -592,6 +609,8 @@ def _recent_from_index(
         age = ages.get(memory.path)
         when = _age(age) if age is not None else "undated"
         loads.append(_load(memory, f"{memory.importance or 'unset'} importance, {when}"))
+        if memory.path in earlier:
+            continue
         if memory.has_errors:
             marks.add(memory.path, _unreadable(memory, listing))
         elif memory.importance != "high":
@@ -610,7 +629,7 @@ def _recent_from_index(
         key=lambda m: ages[m.path],
     )
     for memory in recent:
-        if ages[memory.path] <= RECENT_DAYS:
+        if ages[memory.path] <= RECENT_DAYS and memory.path not in earlier:
             marks.add(
                 memory.path,
                 f"high importance, {_age(ages[memory.path])}, missing from index.json's {listing}"
@@ -889,11 +908,18 @@ def plan(tree: Tree, signals: Signals, today: dt.date, budget: int | None = None
         else:
             critical += [_load(m, "critical") for m in members if m.critical]
     st_index = indexes[Kind.SHORT_TERM]
+    earlier = {load.path for load in critical}
     if st_index.found:
-        frequent, frequent_near = _frequent_from_index(st_index, short, by_path, marks)
-        recent, recent_near = _recent_from_index(st_index, short, by_path, ages, marks)
+        frequent, frequent_near = _frequent_from_index(st_index, short, by_path, marks, earlier)
     else:
         frequent, frequent_near = _frequent(short)
+    project_items = list(project.statuses)
+    if project.name is not None:
+        project_items[1:1] = list(_project_memories(usable, project.aliases, project.name))
+    earlier |= {load.path for load in (*frequent, *project_items)}
+    if st_index.found:
+        recent, recent_near = _recent_from_index(st_index, short, by_path, ages, marks, earlier)
+    else:
         recent, recent_near = _recent(short, ages)
     procedural = indexes[Kind.PROCEDURAL]
     if procedural.found:
@@ -902,9 +928,6 @@ def plan(tree: Tree, signals: Signals, today: dt.date, budget: int | None = None
         )
     else:
         runbooks, runbook_near = _runbooks(usable, signals, strategy)
-    project_items = list(project.statuses)
-    if project.name is not None:
-        project_items[1:1] = list(_project_memories(usable, project.aliases, project.name))
 
     candidates: list[tuple[Tier, _Load]] = [
         *((Tier.CRITICAL, load) for load in critical),

@@ -8,6 +8,7 @@ without a `file`, JSON nested too deep to parse) is skipped or reported, never r
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,10 +97,14 @@ def read_index(root: Path, kind: Kind) -> IndexFile:
     return IndexFile(kind, rel, data)
 
 
+_UNSHOWABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Control characters and bidi overrides: an index's text never reaches a terminal with them."""
+
+
 def _text(value: Any) -> str:
-    """A scalar as one line of text; lists and mappings (hand-edited oddities) as nothing."""
+    """A scalar as one line of showable text; a list or mapping (a hand edit) as nothing."""
     if isinstance(value, str):
-        return " ".join(value.split())
+        return " ".join(_UNSHOWABLE.sub(" ", value).split())
     if isinstance(value, bool | int | float):
         return str(value)
     return ""
