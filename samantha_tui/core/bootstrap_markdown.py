@@ -110,7 +110,7 @@ def _sources(plan: BootstrapPlan) -> list[str]:
         if source.from_index:
             out.append(f"- {source.kind.slug}: {code(source.index)}")
         else:
-            out.append(f"- {source.kind.slug}: the files ({escape(source.note)})")
+            out.append(f"- {escape(source.note)}")
     return [*out, ""]
 
 
