@@ -65,6 +65,21 @@ triggers:
 """
 
 
+RUNBOOK_TRIGGERS = {
+    "positive": {
+        "repo_signals": ["tidewater/ledger", "alembic.ini"],
+        "path_signals": ["migrations/versions/", "*.sql"],
+        "keyword_signals": ["alembic", "state lock"],
+        "domain_signals": ["postgres"],
+    },
+    "negative": [
+        {"signal": "reports-svc", "reason": "Reports uses dbt", "added": "2026-05-28"},
+        {"signal": "tests/e2e/", "reason": "Node suite", "added": "2026-05-28"},
+    ],
+}
+"""RUNBOOK's triggers as the procedural index.json holds them."""
+
+
 # --- tiers and their boundaries ------------------------------------------------------------------
 
 
@@ -335,7 +350,10 @@ def test_malformed_triggers_make_a_near_miss_not_a_crash(tree, triggers, reason)
 
 
 def test_minimum_categories_come_from_the_procedural_index(tree):
-    strategy = {"loading_strategy": {"minimum_positive_categories": 3}}
+    strategy = {
+        "runbooks": [{"file": "db.md", "triggers": RUNBOOK_TRIGGERS}],
+        "loading_strategy": {"minimum_positive_categories": 3},
+    }
     files = {f"{RUNBOOKS}/db.md": RUNBOOK, f"{RUNBOOKS}/index.json": json.dumps(strategy)}
     store = tree(files)
     result = make_plan(store, Signals(repos=("ledger",), keywords=("alembic",)))
@@ -389,9 +407,20 @@ def test_command_on_the_demo_tree(demo_root, capsys):
     assert main([*args, "--budget", "2000"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "Critical memories (every session)"
+    # In the order of the short-term index.json's critical list, which the assistant follows.
     assert out[1] == (
-        "  1  critical   211 tok   total   211  "
-        "short-term/2026-03-20_no_force_push_shared_branches.md  critical"
+        "  1  critical   273 tok   total   273  "
+        "short-term/2026-05-06_secrets_never_in_fixtures.md  critical"
+    )
+    # The demo's index still lists the CSV memory as recent and high; its file says medium.
+    assert out[out.index("Recent high importance") + 2] == (
+        "     ≠ in index.json's recent.high_importance list, but its file says importance: medium"
+    )
+    assert out[
+        out.index("     procedural/database-migrations.md  runbook not in index.json") + 1
+    ] == (
+        "       ≠ not listed in index.json's runbooks: the assistant will not consider it until the"
+        " index is updated (press r, or run `samantha-tui index`)"
     )
     marker = out.index("--- budget of 2000 tokens runs out here ---")
     assert out[marker - 1] == "Current project"
@@ -416,14 +445,23 @@ def test_command_json_has_the_full_structure(demo_root, capsys):
     assert [i["tier"] for i in data["items"]][:2] == ["critical", "critical"]
     assert set(data["items"][0]) == {
         "tier", "path", "title", "reason", "lines", "chars", "tokens", "running_tokens",
-        "over_budget",
+        "over_budget", "file_found", "disagreements",
     }  # fmt: skip
     assert len(data["on_demand"]) == 9
-    assert data["near_misses"][-1] == {
+    assert data["near_misses"][-2] == {
         "path": ".ai/procedural-memory/.ai/python-testing.md",
         "title": "Python Testing Runbook",
         "reason": "runbook: only keyword signals matched, 2 categories needed",
+        "file_found": True,
+        "disagreements": [],
     }
+    assert data["near_misses"][-1]["disagreements"][0].startswith(
+        "not listed in index.json's runbooks"
+    )
+    assert data["disagreements"] == 2
+    assert [(s["kind"], s["from_index"]) for s in data["sources"]] == [
+        ("short-term", True), ("long-term", True), ("current-tasks", True), ("procedural", True),
+    ]  # fmt: skip
 
 
 def test_command_errors_are_one_line(demo_root, capsys):

@@ -129,11 +129,15 @@ async def test_choosing_a_project_changes_the_plan(root: Path) -> None:
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_screen(pilot)
-        assert screen.result.project is None
-        assert [i.path for i in screen.result.items if i.tier is Tier.PROJECT] == [
-            f"{TASKS}/api-gateway-refactor/status.md",
-            BILLING,
-        ]
+        # The assistant reads the active projects from index.json, which still names only one:
+        # billing-export's status.md says active, and that is marked, not loaded.
+        assert screen.result.project == "api-gateway-refactor"
+        assert BILLING not in [i.path for i in screen.result.items]
+        (miss,) = [m for m in screen.result.near_misses if m.path == BILLING]
+        assert miss.disagreements[0].startswith(
+            "its status.md says active, but index.json's active list does not name it"
+        )
+        assert row_texts(screen, BILLING)[0] == "≠"
         select = screen.query_one("#bootstrap-project", Select)
         assert [value for _, value in select._options][1:] == [
             "api-gateway-refactor",
@@ -145,6 +149,7 @@ async def test_choosing_a_project_changes_the_plan(root: Path) -> None:
         project = [i for i in screen.result.items if i.tier is Tier.PROJECT]
         assert project[0].path == BILLING
         assert project[0].reason == "project billing-export is current (chosen)"
+        assert project[0].disagreements == miss.disagreements
         assert [i.path for i in project] == [
             BILLING,
             f"{ST}/2026-04-29_billing_export_csv_encoding.md",
@@ -338,6 +343,17 @@ def test_render_a_plan_within_its_budget(tree) -> None:
         f"| `long-term/deep.md` | Deep | {result.on_demand[0].tokens} |\n"
         "\n"
         "## Near misses (not loaded)\n\nNone.\n\n"
+        "## Where the plan comes from\n"
+        "\n"
+        "- no index.json for short-term: the assistant falls back to index.md / the files; shown "
+        "from the files\n"
+        "- no index.json for long-term: the assistant falls back to index.md / the files; shown "
+        "from the files\n"
+        "- no index.json for current-tasks: the assistant falls back to index.md / the files; "
+        "shown from the files\n"
+        "- no index.json for procedural: the assistant's bootstrap skips runbooks without it; "
+        "shown from the runbook files\n"
+        "\n"
         "## Notes\n\n- no active project in current tasks\n"
     )
 

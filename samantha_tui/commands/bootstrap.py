@@ -6,7 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from ..core.bootstrap import BootstrapPlan, Signals, Tier, plan
+from ..core.bootstrap import BootstrapPlan, PlanItem, Signals, Tier, plan
+from ..core.bootstrap_markdown import DISAGREES
 from ..core.model import Kind
 from .common import open_store, tree_argument
 
@@ -51,6 +52,11 @@ def short_path(path: str) -> str:
     return path
 
 
+def _size(item: PlanItem, value: int) -> int | None:
+    """A size, or None for a project the assistant knows only from its index entry."""
+    return value if item.file_found else None
+
+
 def as_dict(result: BootstrapPlan) -> dict[str, Any]:
     """The whole plan as plain data for --json."""
     return {
@@ -67,16 +73,40 @@ def as_dict(result: BootstrapPlan) -> dict[str, Any]:
                 "path": item.path,
                 "title": item.title,
                 "reason": item.reason,
-                "lines": item.lines,
-                "chars": item.chars,
-                "tokens": item.tokens,
+                "lines": _size(item, item.lines),
+                "chars": _size(item, item.chars),
+                "tokens": _size(item, item.tokens),
                 "running_tokens": item.running_tokens,
                 "over_budget": item.over_budget,
+                "file_found": item.file_found,
+                "disagreements": list(item.disagreements),
+                **(
+                    {"index_status": item.index_status, "index_summary": item.index_summary}
+                    if item.tier is Tier.PROJECT and (item.index_status or item.index_summary)
+                    else {}
+                ),
             }
             for item in result.items
         ],
         "near_misses": [
-            {"path": m.path, "title": m.title, "reason": m.reason} for m in result.near_misses
+            {
+                "path": m.path,
+                "title": m.title,
+                "reason": m.reason,
+                "file_found": m.file_found,
+                "disagreements": list(m.disagreements),
+            }
+            for m in result.near_misses
+        ],
+        "disagreements": result.disagreements,
+        "sources": [
+            {
+                "kind": source.kind.slug,
+                "index": source.index,
+                "from_index": source.from_index,
+                "note": source.note,
+            }
+            for source in result.sources
         ],
         "on_demand": [
             {"path": m.path, "title": m.title, "tokens": m.tokens} for m in result.on_demand
@@ -88,7 +118,7 @@ def as_dict(result: BootstrapPlan) -> dict[str, Any]:
 
 def render(result: BootstrapPlan) -> list[str]:
     """The plan as text: one section per tier, the budget marker, near misses, then notes."""
-    out: list[str] = []
+    out: list[str] = [f"From the files: {s.note}" for s in result.sources if not s.from_index]
     cut = result.budget_runs_out_at
     for tier, heading in _HEADINGS.items():
         out.append(heading)
@@ -96,10 +126,14 @@ def render(result: BootstrapPlan) -> list[str]:
         for index, item in rows:
             if index == cut:
                 out.append(f"--- budget of {result.budget} tokens runs out here ---")
-            sizes = f"{item.tokens:>5} tok   total {item.running_tokens:>5}"
+            tokens = f"{item.tokens:>5}" if item.file_found else f"{'-':>5}"
+            sizes = f"{tokens} tok   total {item.running_tokens:>5}"
             out.append(
                 f"{index + 1:>3}  {tier.value:<9}{sizes}  {short_path(item.path)}  {item.reason}"
             )
+            if not item.file_found:
+                out.append(f"{'':>5}index.json: {item.index_status or '-'} · {item.index_summary}")
+            out.extend(f"{'':>5}{DISAGREES} {text}" for text in item.disagreements)
         if not rows:
             out.append("     (none)")
     total = f"{len(result.items)} files, {result.total_tokens} tokens"
@@ -111,7 +145,9 @@ def render(result: BootstrapPlan) -> list[str]:
     out.append(f"Total: {total}")
     if result.near_misses:
         out.append("Near misses (not loaded)")
-        out.extend(f"     {short_path(m.path)}  {m.reason}" for m in result.near_misses)
+        for m in result.near_misses:
+            out.append(f"     {short_path(m.path)}  {m.reason}")
+            out.extend(f"{'':>7}{DISAGREES} {text}" for text in m.disagreements)
     on_demand_tokens = sum(m.tokens for m in result.on_demand)
     out.append(
         f"On demand: {len(result.on_demand)} long-term memories ({on_demand_tokens} tokens),"

@@ -16,6 +16,9 @@ HEADINGS = {
 }
 """The tiers that load at start, in load order, as a person names them."""
 
+DISAGREES = "≠"
+"""The mark of a place where index.json and the files disagree, in every rendering of a plan."""
+
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|~#])")
 
 
@@ -48,6 +51,11 @@ def _total_line(plan: BootstrapPlan, budget: int | None) -> str:
     )
 
 
+def _why(reason: str, disagreements: tuple[str, ...]) -> str:
+    """A reason cell, each disagreement after it behind the mark."""
+    return " — ".join([escape(reason), *(f"{DISAGREES} {escape(t)}" for t in disagreements)])
+
+
 def _item_rows(items: list[tuple[int, PlanItem]], budget: int | None) -> list[str]:
     rows = [
         "| # | File | Title | Why it loads | Tokens | Total |",
@@ -56,9 +64,14 @@ def _item_rows(items: list[tuple[int, PlanItem]], budget: int | None) -> list[st
     for index, item in items:
         over = budget is not None and item.running_tokens > budget
         total = f"{item.running_tokens:,}" + (" (over budget)" if over else "")
+        tokens = f"{item.tokens:,}" if item.file_found else "no file"
+        why = _why(item.reason, item.disagreements)
+        if not item.file_found and (item.index_status or item.index_summary):
+            said = " · ".join(t for t in (item.index_status, item.index_summary) if t)
+            why += f" — index.json: {escape(said)}"
         rows.append(
             f"| {index + 1} | {code(short_path(item.path))} | {escape(item.title)} "
-            f"| {escape(item.reason)} | {item.tokens:,} | {total} |"
+            f"| {why} | {tokens} | {total} |"
         )
     return rows
 
@@ -72,14 +85,33 @@ def _header(plan: BootstrapPlan, budget: int | None) -> list[str]:
         if strategy.negative_signals_are_veto
         else "negative signals do not veto"
     )
-    return [
+    out = [
         "# Bootstrap plan",
         "",
         f"**Current project:** {escape(plan.project or 'none')}  ",
         _total_line(plan, budget) + "  ",
         f"Runbooks load when signals of at least {needed} {categories} match; {veto}.",
-        "",
     ]
+    if plan.disagreements:
+        count = plan.disagreements
+        out[-1] += "  "
+        out.append(
+            f"**Index and files disagree** in {count} place{'s' * (count != 1)}, marked"
+            f" {DISAGREES}: the assistant goes by index.json."
+        )
+    return [*out, ""]
+
+
+def _sources(plan: BootstrapPlan) -> list[str]:
+    if not plan.sources:
+        return []
+    out = ["## Where the plan comes from", ""]
+    for source in plan.sources:
+        if source.from_index:
+            out.append(f"- {source.kind.slug}: {code(source.index)}")
+        else:
+            out.append(f"- {escape(source.note)}")
+    return [*out, ""]
 
 
 def _on_demand(plan: BootstrapPlan) -> list[str]:
@@ -106,7 +138,7 @@ def _near_misses(plan: BootstrapPlan) -> list[str]:
         return [*out, "None.", ""]
     out += ["| File | Title | Why it is out |", "|------|-------|---------------|"]
     out += [
-        f"| {code(short_path(m.path))} | {escape(m.title)} | {escape(m.reason)} |"
+        f"| {code(short_path(m.path))} | {escape(m.title)} | {_why(m.reason, m.disagreements)} |"
         for m in plan.near_misses
     ]
     return [*out, ""]
@@ -123,6 +155,7 @@ def render(plan: BootstrapPlan, budget: int | None) -> str:
         items = [(i, item) for i, item in enumerate(plan.items) if item.tier is tier]
         out += [*_item_rows(items, budget), ""] if items else ["None.", ""]
     out += _on_demand(plan) + _near_misses(plan)
+    out += _sources(plan)
     if plan.notes:
         out += ["## Notes", "", *(f"- {escape(note)}" for note in plan.notes), ""]
     return "\n".join(out).rstrip("\n") + "\n"

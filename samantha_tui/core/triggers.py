@@ -186,6 +186,17 @@ def _category_hit(category: str, signal: str, signals: Signals) -> bool:
     return any(phrase_matches(signal, text) for text in texts)
 
 
+def matching_signals(triggers: Triggers, signals: Signals) -> dict[str, tuple[str, ...]]:
+    """The positive signals that hit, per category (categories without a hit left out)."""
+    found = {
+        category: tuple(
+            s for s in triggers.positive.get(category, ()) if _category_hit(category, s, signals)
+        )
+        for category in CATEGORIES
+    }
+    return {category: hits for category, hits in found.items() if hits}
+
+
 def _veto_input(negative: NegativeSignal, signals: Signals) -> str | None:
     for repo in signals.repos:
         if repo_matches(negative.signal, repo):

@@ -15,7 +15,7 @@ from ..core.bootstrap import (
     PlanItem,
     Tier,
 )
-from ..core.bootstrap_markdown import HEADINGS
+from ..core.bootstrap_markdown import DISAGREES, HEADINGS
 from .widgets.memory_table import Column, TableRow
 
 BAR_WIDTH = 16
@@ -48,7 +48,16 @@ LIST_HEADINGS = {
 """Short enough for the title column; HEADINGS (the Markdown's) say more."""
 ON_DEMAND = ("Long-term, on demand", "Long-term memories not loaded at start: read when needed.")
 NEAR_MISSES = ("Near misses", "Memories that just missed a tier, each with why it is out.")
-NOTES = ("Notes", "What the assistant is told at start besides the files.")
+NOTES = (
+    "Notes",
+    "What the assistant is told at start besides the files, and the kinds planned from their "
+    "files because their index.json is missing or unreadable.",
+)
+DISAGREEMENT_TITLE = "Index and files disagree"
+DISAGREEMENT_HELP = (
+    "The assistant loads from the index.json files, not from the memory files: where the two "
+    "disagree, it goes by the index."
+)
 
 
 def split_signals(text: str) -> tuple[str, ...]:
@@ -99,7 +108,15 @@ class Note:
     text: str
 
 
-Entry = Heading | BudgetLine | PlanItem | NearMiss | OnDemand | Note
+@dataclass(frozen=True)
+class Disagreement:
+    """A detail line under a file: where index.json and the file disagree about it."""
+
+    path: str
+    text: str
+
+
+Entry = Heading | BudgetLine | PlanItem | NearMiss | OnDemand | Note | Disagreement
 
 WIDE_COLUMNS = (
     Column("", 2),
@@ -132,15 +149,19 @@ def entries(result: BootstrapPlan, budget: int, near_tokens: dict[str, int]) -> 
             if item.running_tokens > budget and item.running_tokens - item.tokens <= budget:
                 out.append(BudgetLine(budget))
             out.append(item)
+            out.extend(Disagreement(item.path, text) for text in item.disagreements)
     on_demand = sum(m.tokens for m in result.on_demand)
     out.append(Heading(*ON_DEMAND, _count(len(result.on_demand)), on_demand))
     out.extend(result.on_demand)
     near = sum(near_tokens.get(m.path, 0) for m in result.near_misses)
     out.append(Heading(*NEAR_MISSES, _count(len(result.near_misses)) + " · not loaded", near))
-    out.extend(result.near_misses)
-    if result.notes:
-        out.append(Heading(*NOTES, _count(len(result.notes), "note"), None))
-        out.extend(Note(note) for note in result.notes)
+    for miss in result.near_misses:
+        out.append(miss)
+        out.extend(Disagreement(miss.path, text) for text in miss.disagreements)
+    notes = [*(s.note for s in result.sources if not s.from_index), *result.notes]
+    if notes:
+        out.append(Heading(*NOTES, _count(len(notes), "note"), None))
+        out.extend(Note(note) for note in notes)
     return out
 
 
@@ -181,14 +202,19 @@ def entry_row(
     elif isinstance(entry, PlanItem):
         over = entry.running_tokens > budget
         mark = Text("✗", style="bold red") if over else Text("")
+        if entry.disagreements:
+            mark.append(DISAGREES, style="bold yellow")
         title = Text(entry.title, style="dim" if over else "")
         why = Text(short_reason(entry, result.project), style="dim" if over else "")
-        tokens = Text(f"{entry.tokens:,}")
+        tokens = Text(f"{entry.tokens:,}") if entry.file_found else Text("—", style="dim")
         total = Text(f"{entry.running_tokens:,}", style="bold red" if over else "")
     elif isinstance(entry, NearMiss):
-        mark = Text("·", style="yellow")
+        mark = Text(DISAGREES if entry.disagreements else "·", style="yellow")
         title, why = Text(entry.title), Text(entry.reason, style="yellow")
         tokens = Text(f"{near_tokens.get(entry.path, 0):,}", style="dim")
+    elif isinstance(entry, Disagreement):
+        title = Text(f"{DISAGREES} ", style="bold yellow")
+        title.append(entry.text, style="yellow")
     elif isinstance(entry, OnDemand):
         title, why = Text(entry.title), Text("when needed", style="dim")
         tokens = Text(f"{entry.tokens:,}", style="dim")
@@ -212,18 +238,40 @@ def why_text(entry: Entry, result: BootstrapPlan, budget: int, near_tokens: dict
         text = Text(f"Loads {_ordinal(position)} of {len(result.items)}", style="bold")
         text.append(f" · {HEADINGS[entry.tier]}\n")
         text.append(entry.reason)
-        text.append(
-            f"\n{entry.tokens:,} tokens ({entry.lines} lines); "
-            f"{entry.running_tokens:,} in all so far"
-        )
+        if entry.file_found:
+            size = f"{entry.tokens:,} tokens ({entry.lines} lines)"
+        else:
+            size = "no file, known from index.json"
+        text.append(f"\n{size}; {entry.running_tokens:,} in all so far")
         if entry.running_tokens > budget:
             text.append(f"\nPast the budget of {budget:,} tokens", style="bold red")
+        _append_disagreements(text, entry.disagreements)
         return text
     if isinstance(entry, NearMiss):
         text = Text("Not loaded", style="bold")
-        text.append(f" · {entry.reason}\n{near_tokens.get(entry.path, 0):,} tokens if it were")
+        text.append(f" · {entry.reason}\n")
+        if entry.file_found:
+            text.append(f"{near_tokens.get(entry.path, 0):,} tokens if it were")
+        else:
+            text.append("No file: index.json names it, but it is not in the tree")
+        _append_disagreements(text, entry.disagreements)
         return text
     assert isinstance(entry, OnDemand)
     text = Text("On demand", style="bold")
     text.append(f" · long-term, read when a session needs it\n{entry.tokens:,} tokens")
     return text
+
+
+def _append_disagreements(text: Text, disagreements: tuple[str, ...]) -> None:
+    for line in disagreements:
+        text.append(f"\n{DISAGREES} ", style="bold yellow")
+        text.append(line, style="yellow")
+
+
+def index_entry_text(item: PlanItem) -> str:
+    """What index.json says of a project that has no file: its status and summary."""
+    lines = [f"Status: {item.index_status or 'not given'}"]
+    if item.index_summary:
+        lines.append(item.index_summary)
+    lines.append("The assistant knows this project only from its index.json entry.")
+    return "\n\n".join(lines)

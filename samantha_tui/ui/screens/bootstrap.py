@@ -34,10 +34,13 @@ from ...core.bootstrap import (
 from ...core.bootstrap_markdown import render
 from ...core.model import Tree
 from ..bootstrap_rows import (
+    DISAGREEMENT_HELP,
+    DISAGREEMENT_TITLE,
     NARROW_COLUMNS,
     WIDE_COLUMNS,
     WIDE_LIST,
     BudgetLine,
+    Disagreement,
     Entry,
     Heading,
     Note,
@@ -45,6 +48,7 @@ from ..bootstrap_rows import (
     entries,
     entry_key,
     entry_row,
+    index_entry_text,
     split_signals,
     why_text,
 )
@@ -285,6 +289,15 @@ class BootstrapScreen(LiveScreen):
             why.display = False
             preview.show_message("Bootstrap preview", "Working out the plan…")
             return
+        if memory is None and isinstance(entry, PlanItem | NearMiss):
+            # A file index.json names that is not in the tree: say what the index knows of it.
+            why.update(why_text(entry, self.result, self.budget, self._near_tokens))
+            why.display = True
+            if isinstance(entry, PlanItem) and not entry.file_found:
+                preview.show_message(entry.title, index_entry_text(entry))
+            else:
+                preview.show_message(entry.title, f"{entry.path} is not in the tree.")
+            return
         if memory is None:
             why.display = False
             title, text = _describe(entry)
@@ -392,4 +405,6 @@ def _describe(entry: Entry) -> tuple[str, str]:
         )
     if isinstance(entry, Note):
         return "Note", entry.text
+    if isinstance(entry, Disagreement):
+        return DISAGREEMENT_TITLE, f"{entry.text}\n\n{DISAGREEMENT_HELP}"
     return "Gone", "This file is no longer in the tree."
