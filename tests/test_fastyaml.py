@@ -7,7 +7,6 @@ import datetime as dt
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 

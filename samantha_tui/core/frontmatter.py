@@ -174,9 +174,7 @@ def load_value(text: str, key: str | None = None) -> Any:
     return _load(text, as_text_list=key in yaml_loader.TEXT_LISTS)[0]
 
 
-def _load(
-    text: str, as_text_list: bool = False
-) -> tuple[Any, tuple[tuple[int | None, str], ...]]:
+def _load(text: str, as_text_list: bool = False) -> tuple[Any, tuple[tuple[int | None, str], ...]]:
     """load_yaml's value, and (line, message) for each top-level key written more than once.
 
     `as_text_list`: the document is one value of a text list (its items are text)."""

@@ -124,7 +124,7 @@ def check(mapping: Mapping[str, Any], kind: Kind) -> list[tuple[str, str, bool]]
 def _quoted_date_warning(key: str, value: str) -> str:
     return (
         f"`{key}` is quoted ({value!r}): samantha-tui reads the date, samantha-llm keeps the "
-        f'quotes as part of it; write it bare: `{key}: {value}`'
+        f"quotes as part of it; write it bare: `{key}: {value}`"
     )
 
 
