@@ -333,10 +333,6 @@ def test_a_matching_negative_signal_vetoes_and_is_named(tree):
             "runbook: `keyword_signals` holds something other than text",
         ),
         (
-            "triggers:\n  positive:\n    path_signals: migrations\n",
-            "runbook: `path_signals` is not a list",
-        ),
-        (
             "triggers:\n  negative: [reports-svc]\n",
             "runbook: `triggers.negative` entry 1 has no text `signal`",
         ),

@@ -293,7 +293,7 @@ def test_unreadable_memory_is_left_out_and_noted(tree) -> None:
     store = tree(
         {
             **dict([st("good", date=days_ago(1))]),
-            f"{ST}/bad.md": "---\ntopics: [a\n---\n# Bad\n",
+            f"{ST}/bad.md": "---\n[a\n---\n# Bad\n",  # not even samantha-llm reads a field
         }
     )
     report = drift(store.tree, store.root, TODAY)

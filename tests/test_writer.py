@@ -247,7 +247,8 @@ def test_nested_runbook_triggers_are_replaced_as_one_block() -> None:
     ("text", "words"),
     [
         ("no frontmatter\n", "no frontmatter"),
-        ("---\na: [b\n---\n", "invalid YAML"),
+        ("---\na: [b\n---\n", "line 2 is not YAML samantha-tui can rewrite safely"),
+        ("---\n[b\n---\n", "invalid YAML"),
         ("---\n- a\n---\n", "is a list"),
         ("---\na: 1\na: 2\n---\n", "appears more than once"),
         ("---\n{a: 1, b: 2}\n---\n", "one `{...}` mapping"),

@@ -1,4 +1,9 @@
-"""`check`: every problem in the tree, one line each; exit 1 when there is any."""
+"""`check`: every problem in the tree, one line each; exit 1 when there is an error.
+
+Warnings (a frontmatter strict YAML refuses but samantha-llm reads, a quoted or future date, a
+file name's date that differs) are printed too; they exit 1 only with `--strict`, since both
+samantha-llm and samantha-tui use those memories as they are.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser("check", help="list every problem in the tree; exit 1 if any")
     tree_argument(parser)
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--strict", action="store_true", help="exit 1 for warnings too")
     parser.set_defaults(handler=run)
 
 
@@ -46,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         if len(problems) > len(errors):
             summary += f", {len(problems) - len(errors)} warnings"
         print(summary, file=sys.stderr)
-    return EXIT_PROBLEMS if errors else 0
+    return EXIT_PROBLEMS if errors or (args.strict and problems) else 0
 
 
 def index_problems(root: Path) -> list[Problem]:

@@ -37,10 +37,14 @@ def register(commands: argparse._SubParsersAction) -> None:
         parser.set_defaults(handler=run)
 
 
-def parse_value(text: str) -> Any:
-    """`key=value` values as YAML scalars or flow lists: `[a, b]`, `true`, `5`, `2026-01-28`."""
+def parse_value(text: str, key: str | None = None) -> Any:
+    """`key=value` values as YAML scalars or flow lists: `[a, b]`, `true`, `5`, `2026-01-28`.
+
+    Read as samantha-llm means them: `20261128_140000` stays text, and so does each topic in
+    `topics=[yes, 42]`; the writer then writes them bare, as both readers read the same text.
+    """
     try:
-        value = frontmatter.load_yaml(text)
+        value = frontmatter.load_value(text, key)
     except Exception:  # anything YAML cannot read is meant as plain text
         return text
     if isinstance(value, dict) or value is None:
@@ -54,7 +58,7 @@ def parse_pairs(pairs: list[str]) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise UserError(f"{pair!r} is not key=value (for example critical=true)")
-        values[key.strip()] = parse_value(value)
+        values[key.strip()] = parse_value(value, key.strip())
     return values
 
 

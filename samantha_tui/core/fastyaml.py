@@ -1,7 +1,8 @@
 """An exact fast path for the common frontmatter shape: one-line `key: value` fields.
 
-`try_parse` returns what `yaml.load(text, Loader=CSafeLoader)` would, or None whenever it is not
-certain to; the caller then uses the full parser, which also reports any errors.
+`try_parse` returns what the full reader (yaml_loader.LOADER, with samantha-llm's integers and
+text `topics`) would, or None whenever it is not certain to; the caller then uses the full parser,
+which also reports any errors.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ import functools
 import re
 from typing import Any
 
-import yaml
+from . import yaml_loader
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_LOADER = yaml_loader.LOADER
 # The loader's own implicit-resolver table, so a plain scalar gets the tag the loader would give it.
 _RESOLVERS = _LOADER.yaml_implicit_resolvers
 _STR = "tag:yaml.org,2002:str"
@@ -35,9 +36,9 @@ _EMPTY_LIST = re.compile(r"\[ *\]")
 _FLOW_ITEM = re.compile(
     r""" *(?:'((?:[^']|'')*)'|"([^"\\]*)"|([^-?:,\[\]{}#&*!|>'"%@` ][^,\[\]{}#:?]*+)) *([,\]])"""
 )
-# construct_yaml_int in base 10 drops underscores. A leading 0 means octal and a `:` base 60; those
-# and signs are left to the full parser.
-_DECIMAL = re.compile(r"0|[1-9][0-9_]*")
+# Integers are decimal digits only (a leading 0 is still decimal, as int() reads it); signs are left
+# to the full parser.
+_DECIMAL = re.compile(r"[0-9]+")
 # construct_yaml_timestamp returns a date only for this form; a time part makes it a datetime.
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 
@@ -70,17 +71,19 @@ def _parse(yaml_text: str) -> dict[str, Any] | None:
         # Keys are resolved too: `yes:` or `null:` would not be text keys.
         if key in mapping or _tag(key) != _STR:
             raise _Unsure
-        mapping[key] = _value((match.group(2) or "").rstrip(" "))
+        as_text = key in yaml_loader.TEXT_LISTS
+        mapping[key] = _value((match.group(2) or "").rstrip(" "), as_text)
     # An empty document loads as None, not {}: leave it to the full parser.
     return mapping or None
 
 
-def _value(text: str) -> Any:
+def _value(text: str, as_text: bool = False) -> Any:
+    """One value; `as_text`: the items of a list are text (a `topics` list)."""
     first = text[:1]
     if first == "[":
         if empty := _EMPTY_LIST.match(text):
             return _after([], text, empty.end())
-        return _flow_list(text)
+        return _flow_list(text, as_text)
     if first == "'":
         match = _SINGLE.match(text)
         if match is None:
@@ -109,7 +112,7 @@ def _after(value: Any, text: str, end: int) -> Any:
     return value
 
 
-def _flow_list(text: str) -> list[Any]:
+def _flow_list(text: str, as_text: bool) -> list[Any]:
     items: list[Any] = []
     position = 1
     while True:
@@ -122,7 +125,8 @@ def _flow_list(text: str) -> list[Any]:
         elif double is not None:
             items.append(double)
         else:
-            items.append(_plain(plain.rstrip(" ")))
+            plain = plain.rstrip(" ")
+            items.append(plain if as_text else _plain(plain))
         position = match.end()
         if closer == "]":
             return _after(items, text, position)
@@ -151,7 +155,7 @@ def _plain(text: str) -> Any:
         return _LOADER.bool_values[text.lower()]
     if tag == "tag:yaml.org,2002:int" and _DECIMAL.fullmatch(text):
         try:
-            return int(text.replace("_", ""))
+            return int(text)
         except ValueError:  # longer than Python's int digit limit: the full parser reports it
             raise _Unsure from None
     if tag == "tag:yaml.org,2002:timestamp" and (match := _DATE.fullmatch(text)):

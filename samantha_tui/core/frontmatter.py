@@ -1,5 +1,8 @@
 """Frontmatter: read with a real YAML parser, write with the one minimal-diff writer.
 
+Values mean what they mean to samantha-llm (see yaml_loader); a frontmatter strict YAML refuses
+is read field by field the way samantha-llm reads it (see naive_frontmatter), with a warning.
+
 The writer edits text, not data: it finds the lines of the keys being changed (from the YAML
 composer's marks) and replaces only those, so key order, comments, quoting, CRLF, a BOM and the body
 keep every byte. Values are written in the subset samantha-llm's naive reader understands.
@@ -7,6 +10,7 @@ keep every byte. Values are written in the subset samantha-llm's naive reader un
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import math
 import re
@@ -17,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from . import naive_frontmatter, yaml_loader
 from .fastyaml import try_parse
 
 BOM = "\ufeff"
@@ -24,7 +29,7 @@ _DELIMITER = re.compile(r"---[ \t]*\r?\n?\Z")
 _CLOSERS = ("---", "...")
 _DATE_TOKEN = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _KEEP_CHOMPING = re.compile(r":\s+[|>][1-9]?\+")
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SAFE_LOADER = yaml_loader.LOADER
 
 
 class FrontmatterError(ValueError):
@@ -34,9 +39,14 @@ class FrontmatterError(ValueError):
 class UnreadableValue(FrontmatterError):
     """A value the reader refuses to build; `line` is its line in the file, when known."""
 
-    def __init__(self, message: str, line: int | None = None) -> None:
+    def __init__(
+        self, message: str, line: int | None = None, fall_back_reason: str | None = None
+    ) -> None:
         super().__init__(message)
         self.line = line
+        self.fall_back_reason = fall_back_reason
+        """Set when samantha-llm reads the text anyway (a `!tag` is just text to it): why strict
+        YAML does not, in a few words."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +58,12 @@ class Parsed:
     errors: tuple[tuple[int | None, str], ...] = field(default_factory=tuple)
     """(file line or None, message) for each reason the frontmatter could not be used; with a
     mapping, for each fault it was read in spite of (a key written twice: the last one counts)."""
+    warnings: tuple[tuple[int | None, str], ...] = field(default_factory=tuple)
+    """(file line, message) for each field strict YAML refused and samantha-llm reads anyway."""
+    naive_lines: tuple[int, ...] = ()
+    """File lines of the fields read as samantha-llm reads them: no edit may rewrite them."""
+    refused: Mapping[str, int] = field(default_factory=dict)
+    """Key of each field read as samantha-llm reads it -> the file line strict YAML refused."""
 
 
 @dataclass(frozen=True)
@@ -95,10 +111,12 @@ def _find_block(text: str) -> _Block | None:
 
 
 def _yaml_error_line(error: yaml.YAMLError, yaml_text: str) -> int | None:
+    # From the character index, not mark.line: YAML also counts NEL, LS, PS and a lone CR as
+    # line breaks, the file's lines are split on `\n` only.
     if isinstance(error, yaml.reader.ReaderError):  # a forbidden character: no mark, a position
         return yaml_text.count("\n", 0, error.position) + 2
     mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
-    return None if mark is None else mark.line + 2
+    return None if mark is None else yaml_text.count("\n", 0, mark.index) + 2
 
 
 def _describe_yaml_error(error: yaml.YAMLError) -> str:
@@ -107,6 +125,12 @@ def _describe_yaml_error(error: yaml.YAMLError) -> str:
     parts = [part for part in (context, problem) if part]
     detail = ", ".join(parts) if parts else str(error).splitlines()[0]
     return f"invalid YAML in frontmatter: {detail}"
+
+
+def _yaml_reason(error: yaml.YAMLError) -> str:
+    """The words of a YAML error without its marks: `did not find expected ',' or ']'`."""
+    problem = getattr(error, "problem", None)
+    return str(problem) if problem else str(error).splitlines()[0]
 
 
 def _bad_value_line(yaml_lines: list[str], error: ValueError) -> tuple[int | None, str]:
@@ -144,8 +168,16 @@ def load_yaml(text: str) -> Any:
     return _load(text)[0]
 
 
-def _load(text: str) -> tuple[Any, tuple[tuple[int | None, str], ...]]:
-    """load_yaml's value, and (line, message) for each top-level key written more than once."""
+def load_value(text: str, key: str | None = None) -> Any:
+    """A value a person typed for `key`, read as the file would read it: samantha-llm's integers
+    (`20261128_140000` is text), and each item of a text list such as `topics` as text."""
+    return _load(text, as_text_list=key in yaml_loader.TEXT_LISTS)[0]
+
+
+def _load(text: str, as_text_list: bool = False) -> tuple[Any, tuple[tuple[int | None, str], ...]]:
+    """load_yaml's value, and (line, message) for each top-level key written more than once.
+
+    `as_text_list`: the document is one value of a text list (its items are text)."""
     loader = _SAFE_LOADER(text)
     try:
         node = loader.get_single_node()
@@ -153,6 +185,13 @@ def _load(text: str) -> tuple[Any, tuple[tuple[int | None, str], ...]]:
             return None, ()
         if _may_break_shape(text):
             _check_shape(node)
+        try:
+            if as_text_list:
+                node = yaml_loader.text_items(node)
+            else:
+                yaml_loader.apply_text_lists(node)
+        except yaml_loader.NotText as error:
+            raise UnreadableValue(str(error), error.line + 2, str(error)) from None
         try:
             return loader.construct_document(node), _repeated_keys(node)
         except (LookupError, TypeError, AttributeError, ArithmeticError) as error:
@@ -257,6 +296,9 @@ def _check_shape(root: yaml.Node) -> None:
                 f"a value is tagged `{tag}`, which samantha-llm cannot read; remove the tag and "
                 "write a plain value",
                 node.start_mark.line + 2,
+                # A local `!word` is what a topic opening with `!` becomes; YAML's own `!!` tags
+                # (python objects, binary, sets) are never text someone meant.
+                fall_back_reason=f"YAML reads `{tag}` as a type tag" if tag[1:2] != "!" else None,
             )
         started.add(key)
         stack.append((node, True))
@@ -303,13 +345,15 @@ def parse(text: str) -> Parsed:
         if data is None:
             data, repeated = _load(yaml_text)
     except yaml.YAMLError as error:
-        return Parsed(
+        refused = Parsed(
             None,
             errors=((_yaml_error_line(error, yaml_text), _describe_yaml_error(error)),),
             **base,
         )
+        return _as_samantha_llm_reads(yaml_text, body) or refused
     except UnreadableValue as error:
-        return Parsed(None, errors=((error.line, str(error)),), **base)
+        refused = Parsed(None, errors=((error.line, str(error)),), **base)
+        return (error.fall_back_reason and _as_samantha_llm_reads(yaml_text, body)) or refused
     except ValueError as error:
         return Parsed(None, errors=(_bad_value_line(split_lines(yaml_text), error),), **base)
     except RecursionError:
@@ -330,21 +374,59 @@ def parse(text: str) -> Parsed:
 _NO_FRONTMATTER = "no frontmatter: the file must start with a `---` line, then `key: value` lines"
 
 
+def _load_field(text: str) -> Any:
+    """One top-level field read strictly; every refusal as naive_frontmatter.Refused."""
+    try:
+        return _load(text)[0]
+    except yaml.YAMLError as error:
+        line = _yaml_error_line(error, text)
+        raise naive_frontmatter.Refused(
+            _yaml_reason(error), None if line is None else line - 2
+        ) from None
+    except UnreadableValue as error:
+        offset = None if error.line is None else error.line - 2
+        reason = error.fall_back_reason or str(error).split(";")[0]
+        raise naive_frontmatter.Refused(reason, offset) from None
+    except ValueError as error:
+        line, message = _bad_value_line(split_lines(text), error)
+        offset = None if line is None else line - 2
+        raise naive_frontmatter.Refused(message.split(";")[0], offset) from None
+    except RecursionError:
+        raise naive_frontmatter.Refused("nested too deeply") from None
+
+
+def _as_samantha_llm_reads(yaml_text: str, body: str) -> Parsed | None:
+    """A refused frontmatter read field by field as samantha-llm reads it; None when that finds
+    no field at all (then the strict refusal says more)."""
+    reading = naive_frontmatter.read(split_lines(yaml_text), _load_field)
+    if not reading.mapping:
+        return None
+    return Parsed(
+        reading.mapping,
+        body,
+        warnings=tuple((offset + 2, message) for offset, message in reading.warnings),
+        naive_lines=tuple(offset + 2 for offset in reading.refused_lines),
+        refused={key: offset + 2 for key, offset in reading.refused.items()},
+    )
+
+
 # --- writing -------------------------------------------------------------------------------------
 
 
-def _is_plain_safe(text: str, in_flow: bool) -> bool:
+def _is_plain_safe(text: str, in_flow: bool, text_item: bool = False) -> bool:
     if not text or text != text.strip() or any(ch in text for ch in "\n\r\t\x85\u2028\u2029"):
         return False
     if any(not ch.isprintable() for ch in text):
         return False
-    probe = f"k: [{text}]" if in_flow else f"k: {text}"
+    # An item of a text list (`topics`) is text however it is spelled: `[yes, 42]` stays bare.
+    key = next(iter(yaml_loader.TEXT_LISTS)) if text_item else "k"
+    probe = f"{key}: [{text}]" if in_flow else f"{key}: {text}"
     try:
         loaded = load_yaml(probe)
     except (yaml.YAMLError, ValueError):
         return False
     expected = [text] if in_flow else text
-    return isinstance(loaded, dict) and loaded.get("k") == expected
+    return isinstance(loaded, dict) and loaded.get(key) == expected
 
 
 def _quote(text: str) -> str:
@@ -370,8 +452,11 @@ def _escape(char: str) -> str:
     )
 
 
-def render_scalar(value: Any, in_flow: bool = False) -> str:
-    """One value in the naive reader's subset: bare dates, booleans and numbers, plain strings."""
+def render_scalar(value: Any, in_flow: bool = False, text_item: bool = False) -> str:
+    """One value in the naive reader's subset: bare dates, booleans and numbers, plain strings.
+
+    `text_item`: an item of a text list such as `topics`, where every plain item reads as text.
+    """
     if value is None:
         return "null" if in_flow else ""
     if isinstance(value, bool):
@@ -388,7 +473,7 @@ def render_scalar(value: Any, in_flow: bool = False) -> str:
     if isinstance(value, dt.date):
         return value.isoformat()
     if isinstance(value, str):
-        return value if _is_plain_safe(value, in_flow) else _quote(value)
+        return value if _is_plain_safe(value, in_flow, text_item) else _quote(value)
     raise FrontmatterError(f"cannot write a value of type {type(value).__name__}")
 
 
@@ -430,7 +515,9 @@ def _is_block(value: Any) -> bool:
     )
 
 
-def _render_entry(head: str, value: Any, indent: str, separator: str = ": ") -> list[str]:
+def _render_entry(
+    head: str, value: Any, indent: str, separator: str = ": ", text_items: bool = False
+) -> list[str]:
     if _is_block(value):
         return [
             head.rstrip() + ("" if separator == " " else ":"),
@@ -439,7 +526,8 @@ def _render_entry(head: str, value: Any, indent: str, separator: str = ": ") -> 
     if isinstance(value, dict):
         rendered = "{}"
     elif isinstance(value, list):
-        rendered = "[" + ", ".join(render_scalar(v, in_flow=True) for v in value) + "]"
+        items = (render_scalar(v, in_flow=True, text_item=text_items) for v in value)
+        rendered = "[" + ", ".join(items) + "]"
     else:
         rendered = render_scalar(value, in_flow=separator == " ")
     return [f"{head}{separator}{rendered}".rstrip(" ")]
@@ -451,18 +539,39 @@ def render_field(
     """The lines for one top-level key: one line for scalars and flat lists, a block otherwise."""
     name = key_text if key_text is not None else render_scalar(key)
     try:
-        return [line + newline for line in _render_entry(name, value, "")]
+        lines = _render_entry(name, value, "", text_items=key in yaml_loader.TEXT_LISTS)
+        return [line + newline for line in lines]
     except RecursionError:  # a value that holds itself, or nests thousands deep
         raise FrontmatterError(f"cannot write `{key}`: its value nests too deeply") from None
 
 
+class _Lines:
+    """Line numbers (split on `\\n` only) of character indexes in a text.
+
+    The composer's marks count NEL, LS, PS and a lone CR as line breaks too; a quoted value
+    holding one put every later key a line off, and an edit then failed with an IndexError.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0, *(match.end() for match in re.finditer("\n", text))]
+
+    def of(self, index: int) -> int:
+        return bisect.bisect_right(self.starts, index) - 1
+
+    def at_line_start(self, index: int) -> bool:
+        return self.starts[self.of(index)] == index
+
+
 def _key_spans(block: _Block) -> dict[str, list[tuple[int, int, str]]]:
     """Each top-level key -> [(first line, last line, key text)] as indexes into block.lines."""
+    text = block.yaml_text
     try:
-        node = yaml.compose(block.yaml_text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
     except (yaml.YAMLError, ValueError) as error:
+        where = _yaml_error_line(error, text) if isinstance(error, yaml.YAMLError) else None
+        line = f"line {where + block.open_index - 1}: " if where else ""
         raise FrontmatterError(
-            f"cannot edit: the frontmatter is not valid YAML ({error})"
+            f"cannot edit: {line}the frontmatter is not valid YAML; fix it by hand"
         ) from None
     if node is None:
         return {}
@@ -474,22 +583,25 @@ def _key_spans(block: _Block) -> dict[str, list[tuple[int, int, str]]]:
         )
     yaml_lines = block.yaml_lines
     base = block.open_index + 1
+    lines = _Lines(text)
     spans: dict[str, list[tuple[int, int, str]]] = {}
     for number, (key_node, value_node) in enumerate(node.value):
-        first = key_node.start_mark.line
-        if number and first < node.value[number - 1][0].start_mark.line:
+        first = lines.of(key_node.start_mark.index)
+        if number and key_node.start_mark.index < node.value[number - 1][0].start_mark.index:
             # The composer hands back an alias's anchored node, marks and all.
             raise FrontmatterError("cannot edit: a key is an alias (`*name`); edit it by hand")
         if value_node.start_mark.index < key_node.end_mark.index:
             # An alias of a value anchored earlier: it runs to the next key, less the comments and
             # blank lines before that (an alias holds no text that could look like either).
             following = node.value[number + 1][0] if number + 1 < len(node.value) else None
-            last = (following.start_mark.line if following else len(yaml_lines)) - 1
+            last = (lines.of(following.start_mark.index) if following else len(yaml_lines)) - 1
             while last > first and yaml_lines[last].strip()[:1] in ("", "#"):
                 last -= 1
         else:
-            end = value_node.end_mark
-            last = end.line - 1 if end.column == 0 and end.line > first else end.line
+            end = value_node.end_mark.index
+            last = lines.of(end)
+            if lines.at_line_start(end) and last > first:
+                last -= 1
             last = min(last, len(yaml_lines) - 1)
             # Comments at the margin and blank lines after a value belong to no key: leave them.
             # A block scalar with `+` chomping keeps its trailing blank lines as text, and an
@@ -500,13 +612,36 @@ def _key_spans(block: _Block) -> dict[str, list[tuple[int, int, str]]]:
                 or (not yaml_lines[last].strip() and not keeps_blanks)
             ):
                 last -= 1
-        line = yaml_lines[first]
-        key_text = line[key_node.start_mark.column : key_node.end_mark.column]
+        key_text = text[key_node.start_mark.index : key_node.end_mark.index]
         spans.setdefault(str(key_node.value), []).append((base + first, base + last, key_text))
     lines_used = [span[0] for entries in spans.values() for span in entries]
     if len(lines_used) != len(set(lines_used)):
         raise FrontmatterError("cannot edit: several keys share one line; edit this file by hand")
     return spans
+
+
+def _field_spans(block: _Block, parsed: Parsed) -> dict[str, list[tuple[int, int, str]]]:
+    """Key spans of a frontmatter read as samantha-llm reads it, field by field; refuses an edit
+    of a field strict YAML refused, since no rewrite of it could be checked."""
+    base = block.open_index + 1
+    spans: dict[str, list[tuple[int, int, str]]] = {}
+    naive = set(parsed.naive_lines)
+    for part in naive_frontmatter.fields(block.yaml_lines):
+        if part.first + 2 in naive:
+            continue
+        one = _Block(block.lines, base + part.first - 1, base + part.last + 1, block.newline)
+        for key, found in _key_spans(one).items():
+            spans.setdefault(key, []).extend(found)
+    return spans
+
+
+def _refuse_naive_keys(parsed: Parsed, keys: Iterable[str]) -> None:
+    for key in keys:
+        if key in parsed.refused:
+            raise FrontmatterError(
+                f"cannot edit `{key}`: line {parsed.refused[key]} is not YAML samantha-tui can "
+                "rewrite safely; fix that line by hand, then edit again"
+            )
 
 
 def edit(text: str, set_values: Mapping[str, Any] | None = None, unset: Iterable[str] = ()) -> str:
@@ -523,7 +658,11 @@ def edit(text: str, set_values: Mapping[str, Any] | None = None, unset: Iterable
         raise FrontmatterError(f"cannot edit: {reason}")
     block = _find_block(text)
     assert block is not None  # parse() succeeded, so there is a block
-    spans = _key_spans(block)
+    if parsed.naive_lines:
+        _refuse_naive_keys(parsed, [*set_values, *unset])
+        spans = _field_spans(block, parsed)
+    else:
+        spans = _key_spans(block)
     for key in [*set_values, *unset]:
         if len(spans.get(key, ())) > 1:
             raise FrontmatterError(
@@ -561,7 +700,13 @@ def edit(text: str, set_values: Mapping[str, Any] | None = None, unset: Iterable
     expected = {k: v for k, v in parsed.mapping.items() if k not in unset}
     expected.update(set_values)
     check = parse(result)
-    if not _reads_as(check.mapping, expected) or check.body != parsed.body:
+    # What was written must read strictly: only the fields refused before may be read naively.
+    if (
+        not _reads_as(check.mapping, expected)
+        or check.body != parsed.body
+        or check.refused.keys() != parsed.refused.keys()
+        or len(check.warnings) != len(parsed.warnings)
+    ):
         raise FrontmatterError("refused: the edited frontmatter would not read back as intended")
     return result
 
@@ -578,6 +723,7 @@ def render_new(mapping: Mapping[str, Any], body: str, newline: str = "\n") -> st
         lines.extend(render_field(key, value, newline))
     lines.append("---" + newline)
     text = "".join(lines) + body
-    if not _reads_as(parse(text).mapping, dict(mapping)):
+    check = parse(text)
+    if check.naive_lines or not _reads_as(check.mapping, dict(mapping)):
         raise FrontmatterError("refused: the new frontmatter would not read back as intended")
     return text

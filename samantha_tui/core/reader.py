@@ -34,16 +34,22 @@ def title_of(body: str, path: str) -> str:
 
 
 def _key_lines(text: str) -> dict[str, int]:
-    """File line of each top-level key in the frontmatter, for messages."""
+    """File line of each top-level key in the frontmatter, for messages; a nested key's line as
+    its dotted path (`triggers.positive.repo_signals`)."""
     lines: dict[str, int] = {}
+    path: list[tuple[int, str]] = []  # (indent, key) of the keys the current line is under
     for number, line in enumerate(frontmatter.split_lines(text)[1:], start=2):
         stripped = line.rstrip("\r\n")
         if stripped in ("---", "..."):
             break
         # Greedy up to the first `:` and stripped after: a lazy key then `\s*` is quadratic.
-        match = re.match(r"([^\s#:][^:]*):(\s|$)", stripped)
+        match = re.match(r"( *)((?!- )[^\s#:][^:]*):(\s|$)", stripped)
         if match:
-            lines.setdefault(match.group(1).rstrip().strip("'\""), number)
+            indent = len(match.group(1))
+            while path and path[-1][0] >= indent:
+                path.pop()
+            path.append((indent, match.group(2).rstrip().strip("'\"")))
+            lines.setdefault(".".join(key for _, key in path), number)
     return lines
 
 
@@ -138,6 +144,18 @@ def _decode(rel: str, raw: bytes) -> tuple[str, list[Problem]]:
         return raw.decode("utf-8", errors="replace"), [Problem(rel, message, line)]
 
 
+def refresh_future_date(
+    problems: tuple[Problem, ...], date: dt.date | None, today: dt.date
+) -> tuple[Problem, ...] | None:
+    """A stored record's problems as of `today`: the future-date warning dropped once the date
+    has come; None when the record needs reading again (the date is ahead and was not)."""
+    kept = tuple(p for p in problems if schema.FUTURE_DATE not in p.message)
+    ahead = date is not None and date > today
+    if ahead and len(kept) == len(problems):
+        return None
+    return problems if ahead else kept
+
+
 def memory_from_bytes(
     rel: str, kind: Kind, raw: bytes, today: dt.date, companions: tuple[str, ...] = ()
 ) -> Memory:
@@ -145,18 +163,23 @@ def memory_from_bytes(
     text, problems = _decode(rel, raw)
     parsed = frontmatter.parse(text)
     problems += [Problem(rel, message, line) for line, message in parsed.errors]
+    problems += [Problem(rel, message, line, Severity.WARNING) for line, message in parsed.warnings]
     mapping = parsed.mapping or {}
+    date = _typed(mapping, "date", dt.date) or schema.quoted_date(mapping.get("date"))
+    if isinstance(date, dt.datetime):
+        date = date.date()
     if parsed.mapping is not None:
         broken = schema.check(mapping, kind)
+        broken += [
+            (key, message, False)
+            for key, message in schema.date_warnings(date, rel.rsplit("/", 1)[-1], today)
+        ]
         # Finding each key's line costs a pass over the text: only files with problems need it.
         key_lines = _key_lines(text) if broken else {}
         for key, message, is_error in broken:
             severity = Severity.ERROR if is_error else Severity.WARNING
             problems.append(Problem(rel, message, key_lines.get(key, 1), severity))
 
-    date = _typed(mapping, "date", dt.date)
-    if isinstance(date, dt.datetime):
-        date = date.date()
     topics = mapping.get("topics")
     reference_count = _typed(mapping, "reference_count", int)
     importance = mapping.get("importance")

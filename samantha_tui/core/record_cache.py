@@ -25,11 +25,13 @@ import yaml
 
 from .. import __version__
 from .model import Kind, Memory, Problem, Severity
-from .reader import read_memory
+from .reader import read_memory, refresh_future_date
 
 CACHE_ENV = "SAMANTHA_TUI_CACHE"
 DISABLED = "off"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""2: frontmatter YAML refuses is read as samantha-llm reads it, integers and topics mean what they
+mean to samantha-llm, and date and trigger checks were added."""
 MAGIC = b"samantha-tui record cache\n"
 # Racy-git rule: a file changed again within its mtime's granularity (up to 2 s on some file
 # systems) keeps the same mtime, and may keep its size. A file whose mtime is that close to the
@@ -181,7 +183,11 @@ def _rebuild(
             return None
         state = dict(stored)
         date = state["date"]
+        problems = refresh_future_date(state["problems"], date, today)
+        if problems is None:
+            return None
         state.update(
+            problems=problems,
             kind=kind,
             path=rel,
             companions=companions,

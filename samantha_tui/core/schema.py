@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -23,6 +24,21 @@ KNOWN_TYPES = (
 )
 DATE_KEYS = ("date", "updated", "completed")
 REQUIRED = ("date", "topics")
+SIGNAL_KEYS = ("repo_signals", "path_signals", "keyword_signals", "domain_signals")
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_NAME_DATE = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})_")
+FUTURE_DATE = "is in the future"
+"""Words of the future-date warning, the one problem that depends on today."""
+
+
+def quoted_date(value: Any) -> dt.date | None:
+    """The date a quoted `"2026-11-28"` names, or None for anything else."""
+    if isinstance(value, str) and _ISO_DATE.fullmatch(value):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            return None
+    return None
 
 
 def _describe(value: Any) -> str:
@@ -91,7 +107,9 @@ def check(mapping: Mapping[str, Any], kind: Kind) -> list[tuple[str, str, bool]]
             found.append((key, f"missing `{key}`; add a line `{key}: {example}`", True))
     for key, value in mapping.items():
         message = value_error(key, value)
-        if message:
+        if message and key in DATE_KEYS and quoted_date(value):
+            found.append((key, _quoted_date_warning(key, value), False))
+        elif message:
             found.append((key, message, True))
         elif key == "type":
             warning = type_warning(value)
@@ -99,4 +117,59 @@ def check(mapping: Mapping[str, Any], kind: Kind) -> list[tuple[str, str, bool]]
                 found.append((key, warning, False))
     if kind.is_project_kind and "status" not in mapping:
         found.append(("status", "missing `status`; add `status: active`", False))
+    found.extend((key, message, True) for key, message in trigger_errors(mapping.get("triggers")))
+    return found
+
+
+def _quoted_date_warning(key: str, value: str) -> str:
+    return (
+        f"`{key}` is quoted ({value!r}): samantha-tui reads the date, samantha-llm keeps the "
+        f"quotes as part of it; write it bare: `{key}: {value}`"
+    )
+
+
+def trigger_errors(triggers: Any) -> list[tuple[str, str]]:
+    """(dotted key, message) for each trigger signal that must be a list and is not: samantha-llm's
+    merge appends to them, and stops with a traceback on anything else."""
+    if not isinstance(triggers, dict):
+        return []
+    found: list[tuple[str, str]] = []
+    positive = triggers.get("positive")
+    if isinstance(positive, dict):
+        for key in SIGNAL_KEYS:
+            if key in positive and not isinstance(positive[key], list):
+                found.append((f"triggers.positive.{key}", _signal_error(key, positive[key])))
+    negative = triggers.get("negative")
+    if negative is not None and not isinstance(negative, list):
+        found.append(("triggers.negative", _signal_error("negative", negative)))
+    return found
+
+
+def _signal_error(key: str, value: Any) -> str:
+    example = f"[{value}]" if isinstance(value, str | int) and not isinstance(value, bool) else "[]"
+    return (
+        f"`{key}` is {_describe(value)}; expected a list such as `{key}: {example}` "
+        "(samantha-llm's merge stops on anything else)"
+    )
+
+
+def date_warnings(date: dt.date | None, name: str, today: dt.date) -> list[tuple[str, str]]:
+    """The checks of samantha-llm's validate_dates.sh: a `date` in the future, and a file name's
+    date (`YYYY-MM-DD_...md`) that differs from `date`. (key, message) for each."""
+    if date is None:
+        return []
+    found: list[tuple[str, str]] = []
+    match = _NAME_DATE.match(name)
+    if match and match.group(1) != date.isoformat():
+        found.append(
+            (
+                "date",
+                f"the file name says {match.group(1)}, `date` says {date.isoformat()}; "
+                "rename the file or fix `date` so they agree",
+            )
+        )
+    if date > today:
+        found.append(
+            ("date", f"`date` {date.isoformat()} {FUTURE_DATE}; fix it to the day it was written")
+        )
     return found
