@@ -1,16 +1,19 @@
-"""`index`: regenerate every index.json / index.md from the files; `--check` only reports drift."""
+"""`index`: patch every index.json / index.md from the files; `--check` only reports drift;
+`--remove-stale` also removes the entries tied to no file, shown first and applied with --yes."""
 
 from __future__ import annotations
 
 import argparse
 
-from ..core.indexes import drift, regenerate, unindexed
+from ..core.curator import Curator
+from ..core.indexes import drift, unindexed
+from ..core.plan import apply
 from .common import EXIT_PROBLEMS, open_store, tree_argument
 
 
 def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
-        "index", help="rewrite the index files that drifted from the memories"
+        "index", help="patch the index files that drifted from the memories"
     )
     tree_argument(parser)
     parser.add_argument(
@@ -18,23 +21,36 @@ def register(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="write nothing; report the drift and exit 1 if there is any",
     )
+    parser.add_argument(
+        "--remove-stale",
+        action="store_true",
+        help="also remove the entries tied to no file (listed; applied only with --yes)",
+    )
+    parser.add_argument("--yes", action="store_true", help="with --remove-stale: apply it")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     store = open_store(args)
-    today = store.today()
     if args.check:
-        report = drift(store.tree, store.root, today)
+        report = drift(store.tree, store.root, store.today())
         for line in report.lines():
             print(line)
         return EXIT_PROBLEMS if report.drifted else 0
-    updates = regenerate(store, today=today)
-    for update in updates:
-        print(f"{update.path}:")
-        for change in update.changes:
+    plan = Curator(store).index_plan(remove_stale=args.remove_stale)
+    for op in plan.operations:
+        print(f"{op.path}:")
+        for change in op.reason.split("; "):
             print(f"  {change}")
     for note in unindexed(store.tree):
         print(f"note: {note}")
-    print(f"{len(updates)} index files rewritten" if updates else "indexes are up to date")
+    if not plan:
+        print("indexes are up to date")
+        return 0
+    if args.remove_stale and not args.yes:
+        print(f"{len(plan.operations)} index files would change; run again with --yes to apply")
+        return 0
+    # One batch through the store's door: journaled, each file refused if it changed meanwhile.
+    apply(store, plan, reindex=False)
+    print(f"{len(plan.operations)} index files rewritten")
     return 0
