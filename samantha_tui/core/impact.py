@@ -7,6 +7,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import subconscious
 from .lifecycle import Proposal
 from .model import Kind, Tree
 from .plan import Operation, Plan
@@ -115,7 +116,8 @@ def describe(plan: Plan, tree: Tree) -> list[str]:
         lines.append(f"Dismiss {update} ({files} to the trash).")
     if other:
         lines.append(f"And {_count(other, 'other file operation', 'other file operations')}.")
-    return lines
+    gone = [op.path for op in ops if op.action == "trash" and op.path in memories]
+    return lines + subconscious.warnings(tree, gone)
 
 
 def _escalation(values: Mapping[str, Any]) -> bool:
