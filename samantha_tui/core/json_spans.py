@@ -112,12 +112,17 @@ def _indent_of(text: str, at: int) -> str | None:
     return lead if line_start and not lead.strip() else None
 
 
-def encode(value: Any, indent: str | None) -> str:
+def encode(value: Any, indent: str | None, newline: str = "\n") -> str:
     """value as json.dump(indent=2) writes it at a line indented by `indent` (non-ASCII escaped);
     on one line when the object around it is written on one line (indent None)."""
     if indent is None:
         return json.dumps(value)
-    return json.dumps(value, indent=2).replace("\n", "\n" + indent)
+    return json.dumps(value, indent=2).replace("\n", newline + indent)
+
+
+def _newline(text: str) -> str:
+    """The file's own line ending, for lines a new value adds."""
+    return "\r\n" if "\r\n" in text else "\n"
 
 
 def set_member(text: str, obj: ObjectSpans, key: str, value: Any) -> str:
@@ -125,14 +130,16 @@ def set_member(text: str, obj: ObjectSpans, key: str, value: Any) -> str:
     spaced like the member before it (as json.dump places a key new to a dict)."""
     member = obj.last(key)
     if member is not None:
-        indent = _indent_of(text, member.start)
-        new = encode(value, indent)
+        new = encode(value, _indent_of(text, member.start), _newline(text))
         return text[: member.value_start] + new + text[member.value_end :]
     if not obj.members:
         # Nothing to copy the spacing from: the layout json.dump(indent=2) gives a lone key.
         indent = _indent_of(text, obj.open) or ""
         inner = indent + "  "
-        added = f"\n{inner}{json.dumps(key)}: {encode(value, inner)}\n{indent}"
+        newline = _newline(text)
+        added = (
+            f"{newline}{inner}{json.dumps(key)}: {encode(value, inner, newline)}{newline}{indent}"
+        )
         return text[: obj.open + 1] + added + text[obj.close :]
     last = obj.members[-1]
     if len(obj.members) > 1:
@@ -144,7 +151,7 @@ def set_member(text: str, obj: ObjectSpans, key: str, value: Any) -> str:
     key_end = _key_end(text, last)
     colon = text[key_end : last.value_start]
     indent = _indent_of(text, last.start)
-    added = f",{gap}{json.dumps(key)}{colon}{encode(value, indent)}"
+    added = f",{gap}{json.dumps(key)}{colon}{encode(value, indent, _newline(text))}"
     return text[: last.value_end] + added + text[last.value_end :]
 
 
