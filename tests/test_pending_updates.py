@@ -9,11 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 from textual.widgets import Static
 
 from samantha_tui.cli import main
-from samantha_tui.core import impact, lifecycle
+from samantha_tui.core import impact, json_spans, lifecycle
 from samantha_tui.core.atomic import StoreError
 from samantha_tui.core.plan import apply
 from samantha_tui.core.project_index import set_project_fields
@@ -289,7 +291,11 @@ async def test_the_review_screen_shows_the_confidence_word_and_the_summary(
     store = store_with(
         tmp_path,
         samantha_llm_index(index_data()),
-        {"20260614_165930_gateway.json": update("gateway", {"summary": "New"}, "low")},
+        {
+            "20260614_165930_gateway.json": update(
+                "gateway", {"summary": "New", "status": None}, "low"
+            )
+        },
     )
     app = SamanthaApp(store.root, lambda: TODAY)
     async with app.run_test(size=(120, 34)) as pilot:
@@ -300,3 +306,31 @@ async def test_the_review_screen_shows_the_confidence_word_and_the_summary(
         note = console.export_text()
         assert "From the session of 2026-06-14, confidence low" in note
         assert "summary" in note and "New" in note
+        assert "status\n  left as it is: the update proposes null" in note
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+OBJECTS = st.dictionaries(st.text(max_size=5), JSON_VALUES, max_size=5)
+
+
+@settings(max_examples=150, deadline=None)
+@given(OBJECTS, st.text(max_size=5), JSON_VALUES, st.booleans())
+def test_a_patched_member_gives_what_json_dump_indent_2_gives(
+    data: dict[str, Any], key: str, value: Any, remove: bool
+) -> None:
+    text = json.dumps(data, indent=2)
+    root = json_spans.object_at(text, 0)
+    expected = dict(data)
+    if remove:
+        expected.pop(key, None)
+        patched = json_spans.remove_member(text, root, key)
+    else:
+        expected[key] = value
+        patched = json_spans.set_member(text, root, key, value)
+    assert patched == json.dumps(expected, indent=2)

@@ -3,6 +3,7 @@ change after a confirmation that says in words what will happen."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
@@ -402,6 +403,11 @@ class ReviewScreen(LiveScreen):
             same = change.current == change.proposed
             lines.append(format_value(change.proposed), style="" if same else "bold green")
             lines.append("  (unchanged)\n\n" if same else "\n\n", style="dim")
+        for key, value in lifecycle.update_changes(update)[1].items():
+            lines.append(f"{key}\n", style="bold")
+            lines.append(
+                f"  left as it is: the update proposes {json.dumps(value)}\n\n", style="dim"
+            )
         lines.rstrip()
         about = Text(style="dim")
         if update.session_date:
