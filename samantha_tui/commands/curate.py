@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..core import impact, lifecycle
+from ..core import impact, lifecycle, subconscious
 from ..core.plan import Plan, apply
 from ..core.store import Store
+from ..core.subconscious import MERGE_COMMAND
 from .common import open_store, tree_argument
 
-MERGE_COMMAND = "samantha-llm subconscious merge"
 RULES = {
     "prune": "move stale short-term memories to the trash",
     "promote": "move lasting short-term memories to long-term memory",
@@ -73,14 +73,23 @@ def run_rule(args: argparse.Namespace) -> int:
 def run_review(args: argparse.Namespace) -> int:
     store = open_store(args)
     proposals = lifecycle.review(store.tree, store.today())
-    sessions = store.tree.awaiting_merge
+    merges = subconscious.merge_plan(store.tree)
     if args.json:
         payload = {
             p.name: [{"path": c.path, "title": c.title, "reason": c.reason} for c in p.candidates]
             for p in proposals
         }
         payload["sessions awaiting merge"] = [
-            {"path": s.path, "memories": list(s.memory_files)} for s in sessions
+            {
+                "path": m.session.path,
+                "memories": list(m.session.memory_files),
+                "merge writes": [
+                    {"staged": c.staged, "target": c.target, "replaces": c.replaces}
+                    for c in m.copies
+                ],
+                "explanation": subconscious.explain(m),
+            }
+            for m in merges
         ]
         print(json.dumps(payload, indent=2, default=str))
         return 0
@@ -88,8 +97,10 @@ def run_review(args: argparse.Namespace) -> int:
         print(f"{proposal.name} ({len(proposal.candidates)})")
         for candidate in proposal.candidates:
             print(f"  {candidate.path}  ({candidate.reason})")
-    print(f"sessions awaiting merge ({len(sessions)})")
-    for session in sessions:
-        count = len(session.memory_files)
-        print(f"  {session.path}  ({count} memories; `{MERGE_COMMAND}` brings them in)")
+    print(f"sessions awaiting merge ({len(merges)}; `{MERGE_COMMAND}` brings them in)")
+    for merge in merges:
+        count = len(merge.session.memory_files)
+        print(f"  {merge.session.path}  ({count} {'memory' if count == 1 else 'memories'})")
+        for line in subconscious.explain(merge):
+            print(f"    {line}")
     return 0

@@ -7,6 +7,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import subconscious
 from .lifecycle import Proposal
 from .model import Kind, Tree
 from .plan import Operation, Plan
@@ -115,8 +116,9 @@ def describe(plan: Plan, tree: Tree) -> list[str]:
         lines.append(f"Dismiss {update} ({files} to the trash).")
     if other:
         lines.append(f"And {_count(other, 'other file operation', 'other file operations')}.")
+    gone = [op.path for op in ops if op.action == "trash" and op.path in memories]
     lines.extend(also_goes_lines(plan, tree))
-    return lines
+    return lines + subconscious.warnings(tree, gone)
 
 
 def goes_with(paths: Iterable[str], tree: Tree) -> list[str]:

@@ -7,13 +7,16 @@ person picks candidates; `Proposal.plan(picked)` turns them into one Plan for th
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from . import subconscious
 from .model import Kind, Memory, PendingUpdate, Tree
 from .plan import Operation, Plan
 from .project_index import INDEX as TASKS_INDEX
@@ -97,7 +100,7 @@ def prune(tree: Tree) -> Proposal:
             continue
         operation = Operation("trash", memory.path, reason)
         candidates.append(Candidate(memory.path, memory.title, reason, (operation,)))
-    return Proposal("prune", tuple(candidates))
+    return Proposal("prune", _merge_warned(tree, candidates))
 
 
 def promoted_name(memory: Memory, today: dt.date, taken: set[str]) -> str:
@@ -127,7 +130,7 @@ def promote(tree: Tree, today: dt.date) -> Proposal:
             Operation("trash", memory.path, f"promoted to {target}"),
         )
         candidates.append(Candidate(memory.path, memory.title, reason, operations))
-    return Proposal("promote", tuple(candidates))
+    return Proposal("promote", _merge_warned(tree, candidates))
 
 
 def escalate(tree: Tree) -> Proposal:
@@ -197,17 +200,42 @@ def duplicate_pairs(tree: Tree) -> list[tuple[Memory, Memory, str]]:
     return sorted(pairs, key=lambda p: p[1].path)
 
 
-def dedupe(tree: Tree) -> Proposal:
-    """Trash the poorer of each duplicate pair (fewer references, topics and words)."""
-    candidates = []
+def chosen_pairs(tree: Tree) -> list[tuple[Memory, Memory, str]]:
+    """The duplicate pairs dedupe proposes: a memory is dropped once, and never one kept."""
+    chosen = []
     dropped: set[str] = set()
     for keep, drop, reason in duplicate_pairs(tree):
         if drop.path in dropped or keep.path in dropped:
             continue
         dropped.add(drop.path)
+        chosen.append((keep, drop, reason))
+    return chosen
+
+
+def dedupe(tree: Tree) -> Proposal:
+    """Trash the poorer of each duplicate pair (fewer references, topics and words)."""
+    candidates = []
+    for _keep, drop, reason in chosen_pairs(tree):
         operation = Operation("trash", drop.path, reason)
         candidates.append(Candidate(drop.path, drop.title, reason, (operation,)))
-    return Proposal("dedupe", tuple(candidates))
+    return Proposal("dedupe", _merge_warned(tree, candidates))
+
+
+def _merge_warned(tree: Tree, candidates: list[Candidate]) -> tuple[Candidate, ...]:
+    """Candidates whose trashed memory a waiting session's merge writes again say so."""
+    back = subconscious.comes_back_alone(
+        tree, (op.path for c in candidates for op in c.operations if op.action == "trash")
+    )
+    if not back:
+        return tuple(candidates)
+    warned = []
+    for candidate in candidates:
+        sessions = [back[op.path].session for op in candidate.operations if op.path in back]
+        if sessions:
+            note = f"; comes back on merge of session {sessions[0]}"
+            candidate = dataclasses.replace(candidate, reason=candidate.reason + note)
+        warned.append(candidate)
+    return tuple(warned)
 
 
 def _project_folder(memory: Memory) -> str:
@@ -240,13 +268,12 @@ def complete(tree: Tree, today: dt.date, projects: Iterable[str] | None = None) 
     return Proposal("complete", tuple(candidates))
 
 
-def _update_changes(update: PendingUpdate) -> dict[str, object]:
-    """Only the keys the real tool applies from a proposal."""
-    return {
-        key: update.proposed_changes[key]
-        for key in ("status", "recent_progress")
-        if key in update.proposed_changes
-    }
+def update_changes(update: PendingUpdate) -> tuple[dict[str, object], dict[str, object]]:
+    """(keys applying the update sets, keys it leaves as they are), as samantha-llm's `projects
+    review` decides: every proposed key whose value is not empty (null, "", [], {}, 0, false)."""
+    changes = {key: value for key, value in update.proposed_changes.items() if value}
+    left = {key: value for key, value in update.proposed_changes.items() if not value}
+    return changes, left
 
 
 def _short(value: object, limit: int = 60) -> str:
@@ -258,9 +285,12 @@ def pending_updates(tree: Tree) -> Proposal:
     """Apply each pending project update to the current-tasks index, then trash its file."""
     candidates = []
     for update in tree.pending_updates:
-        changes = _update_changes(update)
-        summary = ", ".join(f"{k}: {_short(v)}" for k, v in changes.items()) or "no changes"
-        reason = f"proposed for {update.project}: {summary}"
+        changes, left = update_changes(update)
+        said = [f"{key}: {_short(value)}" for key, value in changes.items()]
+        said += [f"{key} left as it is ({json.dumps(value)})" for key, value in left.items()]
+        confidence = update.confidence_text
+        source = f" ({confidence} confidence)" if confidence else ""
+        reason = f"proposed for {update.project}{source}: {', '.join(said) or 'no changes'}"
         operations = (
             Operation("project-fields", TASKS_INDEX, reason, target=update.project, values=changes),
             Operation("trash", update.path, "applied"),

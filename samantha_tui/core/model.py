@@ -118,6 +118,10 @@ class Memory:
         return any(p.severity is Severity.ERROR for p in self.problems)
 
 
+CONFIDENCE_WORDS = ("low", "medium", "high")
+"""What samantha-llm's project state analyzer writes as an update's `confidence`."""
+
+
 @dataclass(frozen=True)
 class PendingUpdate:
     """A proposed project-status change waiting for review."""
@@ -125,9 +129,20 @@ class PendingUpdate:
     path: str
     project: str
     session_date: str | None
-    confidence: float | None
+    confidence: str | float | None
+    """A word (`low`, `medium`, `high`, as samantha-llm writes it) or a number from 0 to 1."""
     proposed_changes: Mapping[str, Any]
     reasoning: str
+    session_id: str | None = None
+
+    @property
+    def confidence_text(self) -> str | None:
+        """The confidence as a person reads it: `low`, or `82%` for a number; None if unknown."""
+        if isinstance(self.confidence, str):
+            return self.confidence
+        if isinstance(self.confidence, int | float):
+            return f"{self.confidence:.0%}"
+        return None
 
 
 @dataclass(frozen=True)

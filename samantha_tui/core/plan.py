@@ -38,8 +38,9 @@ class Operation:
     target: str | None = None
     """move: where to; restore: the trash entry id."""
     values: Mapping[str, Any] = field(default_factory=dict)
-    """edit: keys to set; project-fields: index entry keys to set (None removes one)."""
+    """edit: keys to set; project-fields: index entry keys to set."""
     unset: tuple[str, ...] = ()
+    """edit and project-fields: keys to remove."""
     data: bytes | None = None
     """add/write: the file's new bytes."""
     expected: str | None = None
@@ -58,7 +59,10 @@ class Operation:
             "edit": f"set {_fields(self.values)}{_unset(self.unset)} in {self.path}",
             "write": f"put back the previous content of {self.path}",
             "move": f"move {self.path} to {self.target}",
-            "project-fields": f"set {_fields(self.values)} on project {self.target} in {self.path}",
+            "project-fields": (
+                f"set {_fields(self.values)}{_unset(self.unset)} on project {self.target} "
+                f"in {self.path}"
+            ),
         }
         return verbs[self.action]
 
@@ -358,6 +362,12 @@ def run_operation(store: Store, op: Operation) -> Operation:
         store.move(op.path, op.target or "")
         return Operation("move", op.target or "", target=op.path)
     if op.action == "project-fields":
-        previous = set_project_fields(store, op.target or "", op.values)
-        return Operation("project-fields", op.path, target=op.target, values=previous)
+        previous = set_project_fields(store, op.target or "", op.values, op.unset)
+        return Operation(
+            "project-fields",
+            op.path,
+            target=op.target,
+            values=previous.values,
+            unset=previous.absent,
+        )
     raise StoreError(f"unknown operation {op.action!r}")

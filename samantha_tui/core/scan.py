@@ -10,7 +10,16 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from .model import Kind, Memory, PendingUpdate, Problem, Severity, StagedSession, Tree
+from .model import (
+    CONFIDENCE_WORDS,
+    Kind,
+    Memory,
+    PendingUpdate,
+    Problem,
+    Severity,
+    StagedSession,
+    Tree,
+)
 from .reader import outside_root
 from .record_cache import RecordCache
 
@@ -179,18 +188,32 @@ def read_pending(root: Path) -> tuple[list[PendingUpdate], list[Problem]]:
         if not isinstance(data, dict) or not isinstance(data.get("proposed_changes"), dict):
             problems.append(Problem(rel, "pending update has no `proposed_changes` mapping"))
             continue
-        confidence = data.get("confidence")
+        session_id = data.get("session_id")
         updates.append(
             PendingUpdate(
                 path=rel,
                 project=str(data.get("project_name") or path.stem.split("_", 2)[-1]),
                 session_date=data.get("session_date"),
-                confidence=confidence if isinstance(confidence, int | float) else None,
+                confidence=_confidence(data.get("confidence")),
                 proposed_changes=data["proposed_changes"],
                 reasoning=str(data.get("reasoning") or ""),
+                session_id=str(session_id) if session_id else None,
             )
         )
     return updates, problems
+
+
+def _confidence(value: object) -> str | float | None:
+    """samantha-llm writes a word (`low`, `medium`, `high`); a number is kept too. Other text is
+    kept as written, so a person sees what the file says."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str) and value.strip():
+        word = value.strip()
+        return word.lower() if word.lower() in CONFIDENCE_WORDS else word
+    return None
 
 
 def read_sessions(root: Path) -> list[StagedSession]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from textual.app import SuspendNotSupported
 
-from ..core import edits
+from ..core import edits, subconscious
 from ..core.atomic import ConflictError, StoreError
 from ..core.fields import build_vocabulary
 from ..core.frontmatter import render_new
@@ -158,6 +158,7 @@ class Editing:
             lines.append("A project goes with its whole folder.")
             lines.extend(also_goes_lines(edits.delete(targets), self.curator.tree))
         lines.append("They go to .ai/.trash/; u brings them back.")
+        lines += subconscious.warnings(self.curator.tree, [m.path for m in targets])
         count = f"{len(targets)} memories" if len(targets) > 1 else "this memory"
         paths = [m.path for m in targets]
 

@@ -3,6 +3,7 @@ change after a confirmation that says in words what will happen."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
@@ -17,11 +18,11 @@ from textual.message import Message
 from textual.widgets import ContentSwitcher, Footer, Static, Tabs
 from textual.worker import get_current_worker
 
-from ...commands.curate import MERGE_COMMAND
-from ...core import impact, lifecycle
+from ...core import impact, lifecycle, subconscious
 from ...core.impact import FieldChange
 from ...core.lifecycle import Candidate, Proposal
 from ...core.model import Kind, Memory, Tree, short_path
+from ...core.subconscious import MERGE_COMMAND, SessionMerge
 from ..diff_view import side_by_side
 from ..rows import marker
 from ..widgets.counted_tabs import CountedTab, CountedTabs
@@ -133,6 +134,8 @@ class Review:
     """Duplicates: the path of the memory that would go -> the one kept."""
     index_values: Mapping[str, tuple[FieldChange, ...]]
     """Pending updates: the update file -> the index fields it changes."""
+    merges: Mapping[str, SessionMerge]
+    """Sessions awaiting merge, by folder: what `samantha-llm subconscious merge` writes."""
 
     def candidate(self, rule: str, path: str) -> Candidate | None:
         proposal = self.proposals.get(rule)
@@ -238,16 +241,16 @@ class ReviewScreen(LiveScreen):
         curator = self._app.curator
         tree, today = curator.tree, curator.store.today()
         proposals = {p.name: p for p in lifecycle.review(tree, today)}
-        pairs = {(drop.path, why): keep for keep, drop, why in lifecycle.duplicate_pairs(tree)}
-        kept = {c.path: pairs[(c.path, c.reason)] for c in proposals["dedupe"].candidates}
+        kept = {drop.path: keep for keep, drop, _ in lifecycle.chosen_pairs(tree)}
         index_values = {
             c.path: impact.index_changes(curator.store, op)
             for c in proposals["apply updates"].candidates
             for op in c.operations
             if op.action == "project-fields"
         }
+        merges = {m.session.path: m for m in subconscious.merge_plan(tree)}
         if not get_current_worker().is_cancelled:
-            self.post_message(Reviewed(Review(tree, proposals, kept, index_values)))
+            self.post_message(Reviewed(Review(tree, proposals, kept, index_values, merges)))
 
     @on(Reviewed)
     async def _reviewed(self, message: Reviewed) -> None:
@@ -400,12 +403,18 @@ class ReviewScreen(LiveScreen):
             same = change.current == change.proposed
             lines.append(format_value(change.proposed), style="" if same else "bold green")
             lines.append("  (unchanged)\n\n" if same else "\n\n", style="dim")
+        for key, value in lifecycle.update_changes(update)[1].items():
+            lines.append(f"{key}\n", style="bold")
+            lines.append(
+                f"  left as it is: the update proposes {json.dumps(value)}\n\n", style="dim"
+            )
         lines.rstrip()
         about = Text(style="dim")
         if update.session_date:
             about.append(f"From the session of {update.session_date}")
-        if update.confidence is not None:
-            about.append(f", confidence {update.confidence:.0%}")
+        if update.confidence_text is not None:
+            about.append(", " if update.session_date else "")
+            about.append(f"confidence {update.confidence_text}")
         about.append(f"\n{update.reasoning}" if update.reasoning else "")
         return [lines, about]
 
@@ -420,9 +429,12 @@ class ReviewScreen(LiveScreen):
         text.append(f"\n\nstatus: {session.status} · {count} memory file{'s' * (count != 1)}\n")
         for path in session.memory_files:
             text.append(f"\n  {path.rsplit('/', 1)[-1]}", style="bold" if path == key else "")
-        text.append("\n\nNot in short-term memory yet. ")
+        text.append("\n\nWhat ")
         text.append(MERGE_COMMAND, style="bold")
-        text.append(" brings them in; this screen only shows them.")
+        text.append(" will do (this screen only shows it):\n")
+        merge = self.review.merges.get(session.path)
+        for line in subconscious.explain(merge) if merge is not None else ():
+            text.append(f"\n• {line}")
         return text
 
     # --- events and actions ----------------------------------------------------------------------
