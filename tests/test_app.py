@@ -61,7 +61,7 @@ async def test_tab_labels_carry_counts(demo_root: Path) -> None:
         labels = [str(tab.label) for tab in app.query_one(Tabs).query("Tab")]
         critical = len(app.memory_tree.critical)
         assert f"Critical {critical}" in labels
-        assert "Problems 3" in labels
+        assert "Problems 4" in labels  # 3 errors and the warning on a line YAML refuses
 
 
 async def test_preview_follows_the_cursor(demo_root: Path) -> None:
@@ -82,7 +82,7 @@ async def test_problems_tab_lists_each_problem_with_its_file(demo_root: Path) ->
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
         await pilot.press("7")
-        assert len(app.table.rows) == 3
+        assert len(app.table.rows) == 4
         memory = app.store.get(app.table.selected_key.split("#")[0])
         assert memory.problems
         assert memory.problems[0].message.split(";")[0] in static_text(app, "#preview-fields")

@@ -30,7 +30,8 @@ def _fields(rng: random.Random) -> dict:
 
 def _step(store: Store, rng: random.Random, number: int) -> tuple[str, ...]:
     """One random change through the store; returns the paths it touched."""
-    editable = [m for m in store.tree.memories if m.frontmatter]
+    # Not the memory read as samantha-llm reads it: its refused topics line is never rewritten.
+    editable = [m for m in store.tree.memories if m.frontmatter and not m.problems]
     action = rng.choice(["edit", "edit", "create", "create", "trash", "move", "status"])
     if action == "create":
         folder = rng.choice([ST, LT, f"{LT}/topic"])
@@ -88,7 +89,9 @@ def test_index_check_then_index_then_clean_check(demo_root: Path, capsys) -> Non
     assert ".ai/short-term-memory/.ai/index.json:" in out
     assert "  added 2026-06-13_gateway_route_table_cutover.md (recent.high_importance)" in out
     assert out[-1] == "10 index files rewritten"
-    assert any(line.startswith("note: ") and "is not indexed" in line for line in out)
+    # The memory strict YAML refuses is indexed as samantha-llm reads it, not left out.
+    assert not any("is not indexed" in line for line in out)
+    assert "  added 2026-06-09_pytest_xdist_flaky_fixtures.md (recent.medium_importance)" in out
 
     assert main(["index", "--check", str(demo_root)]) == 0
     assert main(["index", str(demo_root)]) == 0

@@ -79,11 +79,11 @@ async def test_the_demo_numbers_and_following_changes(demo_root: Path) -> None:
             ("Work experience", 1),
             ("Procedural", 3),
         ]
-        assert "39 in the last 12 months" in shown(screen, "#stats-month-note")
+        assert "40 in the last 12 months" in shown(screen, "#stats-month-note")
         assert "3 prune candidates" in shown(screen, "#stats-curation")
         assert "9 promotion candidates" in shown(screen, "#stats-curation")
         drift = shown(screen, "#stats-drift")
-        assert "5 kinds drifted" in drift and "8 missing · 3 gone · 15 disagreeing" in drift
+        assert "5 kinds drifted" in drift and "9 missing · 3 gone · 15 disagreeing" in drift
         assert screen.query_one("#stats-topics").border_title == "Top topics"
         assert screen.query_one("#stats-body").max_scroll_y == 0, "fits 120x34 unscrolled"
 
@@ -95,7 +95,9 @@ async def test_the_demo_numbers_and_following_changes(demo_root: Path) -> None:
         await pilot.press("u")
         await settle(pilot)
         assert screen.numbers.critical == 4
-        await pilot.press("r")
+        await pilot.press("r")  # the plan first, then the writes
+        await settle(pilot)
+        await pilot.press("y")
         await settle(pilot)
         assert screen.numbers.drift == DriftSummary((), 0, 0, 0, 0)
         assert "every index matches" in shown(screen, "#stats-drift")

@@ -637,18 +637,21 @@ def test_a_write_right_after_the_curators_is_never_undone_over(tmp_path: Path) -
 
 
 @pytest.mark.usefixtures("watcher_on")
-@pytest.mark.parametrize("whose", ["outside", "own"])
 async def test_an_index_write_that_meets_another_writer_is_tried_again_when_quiet(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], whose: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root, _ = shared_tree(tmp_path / "cerebrum")
-    new = f"{ST}/2026-06-15_worker_0001.md"
     index = root / ST / "index.json"
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=(120, 34)) as pilot:
         assert await until(pilot, lambda: len(app.table.rows) == 12)
         assert await until(pilot, lambda: probed(app.curator))
-        # The probe is indexed once outside changes are quiet; that write is not the one to meet.
+        # Another program's memory is shown as drift, never indexed behind the person's back.
+        assert await until(pilot, lambda: bool(app.index_report and app.index_report.drifted))
+        assert PROBE.rsplit("/", 1)[1] not in index.read_text()
+        await pilot.press("r")
+        assert await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
         assert await until(pilot, lambda: PROBE.rsplit("/", 1)[1] in index.read_text())
         write_file, met = app.store.write_file, []
 
@@ -661,12 +664,8 @@ async def test_an_index_write_that_meets_another_writer_is_tried_again_when_quie
             write_file(rel, data, expected)
 
         monkeypatch.setattr(app.store, "write_file", worker_first)
-        if whose == "outside":
-            (root / new).write_text(memory("Written by the worker", "high"))
-            wanted = new.rsplit("/", 1)[1]
-        else:
-            await pilot.press("c")
-            wanted = '"critical": [\n    {'
+        await pilot.press("c")
+        wanted = '"critical": [\n    {'
         assert await until(pilot, lambda: bool(met))
         assert await until(pilot, lambda: wanted in index.read_text())
         assert json.loads(index.read_text())["worker_stamp"] == 1

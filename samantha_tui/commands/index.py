@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     plan = Curator(store).index_plan(remove_stale=args.remove_stale)
     for op in plan.operations:
         print(f"{op.path}:")
-        for change in op.reason.split("; "):
+        for change in op.reason.splitlines():
             print(f"  {change}")
     for note in unindexed(store.tree):
         print(f"note: {note}")

@@ -39,7 +39,7 @@ def _index_files(kind: Kind) -> tuple[str, str]:
 
 def index_operation(update: IndexUpdate) -> plans.Operation:
     """One index file's planned bytes as an operation: refused if the file changed since."""
-    reason = "; ".join(update.changes)
+    reason = "\n".join(update.changes)
     if update.old is None:
         return plans.Operation("add", update.path, reason, data=update.new)
     expected = digest_bytes(update.old)
@@ -68,6 +68,9 @@ class Curator:
         self.search_index: SearchIndex | None = None
         self._by_path: dict[str, Memory] = {}
         self._history: list[plans.Applied] = []
+        self._index_writes: dict[int, list[IndexUpdate]] = {}
+        """The index files each change in the history patched (by id of its Applied): undo
+        puts their bytes back where nobody wrote them since."""
         self._drift: dict[Kind, KindDrift] = {}
         """The last drift found per kind; a change re-checks only the kinds it feeds."""
         self._settled: dict[Kind, dt.date] = {}
@@ -148,7 +151,7 @@ class Curator:
             previous = plans.records_under(self.store, plan)
             applied = plans.apply(self.store, plan, reindex=False)
             self._history.append(applied)
-            return self._after(plan.name, applied.touched, previous)
+            return self._after(plan.name, applied.touched, previous, applied)
 
     def undo(self) -> Outcome:
         """Reverse the newest change of this session not yet undone."""
@@ -159,7 +162,9 @@ class Curator:
             previous = plans.records_under(self.store, applied.inverse)
             done = plans.apply(self.store, applied.inverse, reindex=False)
             self._history.pop()
-            return self._after(f"undone: {applied.plan.name}", done.touched, previous)
+            put_back = self._put_back_indexes(self._index_writes.pop(id(applied), []))
+            name = f"undone: {applied.plan.name}"
+            return self._after(name, done.touched, previous, skip=put_back)
 
     def index_plan(self, remove_stale: bool = False) -> plans.Plan:
         """Bringing every index in step with the files, as a plan to show and then apply: each
@@ -269,7 +274,12 @@ class Curator:
             ) from None
 
     def _after(
-        self, name: str, touched: tuple[str, ...], previous: dict[str, Memory] | None = None
+        self,
+        name: str,
+        touched: tuple[str, ...],
+        previous: dict[str, Memory] | None = None,
+        applied: plans.Applied | None = None,
+        skip: frozenset[Kind] = frozenset(),
     ) -> Outcome:
         # Kinds known in step before the change stay so once its own entries are patched.
         in_step = self._in_step()
@@ -277,10 +287,33 @@ class Curator:
         if not self.auto_index:
             return Outcome(name, changed)
         try:
-            updates = self._patch(touched, previous or {}, in_step)
+            updates = self._patch(touched, previous or {}, in_step, skip)
         except StoreError as error:
             return Outcome(name, changed, index_error=str(error))
+        if applied is not None and updates:
+            self._index_writes[id(applied)] = updates
         return Outcome(name, changed, tuple(update.path for update in updates))
+
+    def _put_back_indexes(self, updates: list[IndexUpdate]) -> frozenset[Kind]:
+        """Index files a change patched, back to their bytes before it, each only while it
+        still holds what the change wrote (another program's later write is never undone).
+
+        Returns the kinds whose every patched index file was put back: they are as they were
+        before the change, so the undo needs no patch of its own there.
+        """
+        kinds = {kind for kind in Kind for u in updates if u.path.startswith(kind.folder + "/")}
+        failed: set[Kind] = set()
+        for update in reversed(updates):
+            kind = next(k for k in kinds if update.path.startswith(k.folder + "/"))
+            try:
+                if update.old is None:
+                    failed.add(kind)  # a file the change created stays; the patch updates it
+                    continue
+                self.store.write_file(update.path, update.old, digest_bytes(update.new))
+            except StoreError:
+                failed.add(kind)  # changed since: the patch after the undo takes it from here
+        self._remember_indexes(kinds)
+        return frozenset(kinds - failed)
 
     def _in_step(self) -> set[Kind]:
         today = self.store.today()
@@ -295,10 +328,11 @@ class Curator:
         touched: tuple[str, ...],
         previous: dict[str, Memory],
         in_step: set[Kind] = frozenset(),
+        skip: frozenset[Kind] = frozenset(),
     ) -> list[IndexUpdate]:
-        """Patch the entries of the memories a change touched, in the indexes they feed; every
-        other entry stays as it is (the drift of the others is shown, not written)."""
-        kinds = kinds_affected(touched)
+        """Patch the entries of the memories a change touched, in the indexes they feed (but
+        `skip`); every other entry stays as it is (the drift of the others is shown)."""
+        kinds = kinds_affected(touched) - skip
         if not kinds:
             return []
         scope = Scope(frozenset(touched), previous)

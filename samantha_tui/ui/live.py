@@ -126,7 +126,7 @@ class LiveFiles:
         lines: list[str] = []
         for op in plan.operations:
             lines.append(f"{short_path(op.path)}:")
-            lines += [f"  {part}" for part in op.reason.split("; ")]
+            lines += [f"  {part}" for part in op.reason.splitlines()]
         lines += ["", "Entries tied to no file are kept unless you ask (R); u undoes this."]
         title = f"Write {files} index file{'s' if files != 1 else ''}?"
 

@@ -6,7 +6,7 @@ import dataclasses
 import datetime as dt
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,14 +19,14 @@ from .drift import DriftReport, KindDrift, compare, shape_of
 from .entries import entry_key, readable
 from .jsonfmt import dump_json
 from .markdown import render_markdown
-from .markdown_merge import merge_markdown
+from .markdown_merge import block_keys, patch_markdown
 from .memories import build_long_term, build_short_term
 from .merge import lost, without
-from .patch import patch_data
+from .patch import InScope, patch_data
 from .procedural import build_procedural
 from .projects import build_current_tasks, build_work_experience
 from .scope import KindScope, Scope, derived_entry
-from .sections import Built, EntryKey, first_by_key, untied
+from .sections import Built, EntryKey, first_by_key, sections, untied
 
 INDEX_JSON = "index.json"
 INDEX_MD = "index.md"
@@ -131,11 +131,13 @@ def _remember_rendered(data: bytes) -> None:
     _RENDERED[digest_bytes(data)] = None
 
 
-def _markdown(kind: Kind, built: Built, old: bytes | None, base: Callable[[], bytes]) -> bytes:
-    """index.md: rendered, then carried onto the file on disk so others' lines survive.
+def _markdown(
+    kind: Kind, built: Built, old: bytes | None, in_scope: InScope, key_of: EntryKey
+) -> bytes:
+    """index.md: rendered, then only its lines of the memories in scope carried onto the file
+    on disk, so everything else there (an appended section, a hand-written line) stays.
 
-    Its old date is kept when nothing but the date would change. `base` renders the index on
-    disk, for the three-way merge (only called when the file is not one this process wrote).
+    Its old date is kept when nothing but the date would change.
     """
     new = render_markdown(kind, built)
     if old is None or new == old:
@@ -153,11 +155,17 @@ def _markdown(kind: Kind, built: Built, old: bytes | None, base: Callable[[], by
         if same == old:
             return old
     if digest_bytes(old) in _RENDERED:
-        return new
-    merged = merge_markdown(base(), new, old)
-    if merged == new:
+        return new  # rendered whole by this process: nobody else's line is in it
+    names = {
+        str(entry.get("name")): key
+        for _, items in sections(kind, built.data)
+        for entry in items
+        if (key := key_of(entry)) is not None
+    }
+    patched = patch_markdown(new, old, kind, in_scope, block_keys(kind, names))
+    if patched == new:
         _remember_rendered(new)
-    return merged
+    return patched
 
 
 def _one_line(value: Any) -> bool:
@@ -252,15 +260,7 @@ def _plan_kind(
         # `last_updated` moves only with a real change, so regenerating is quiet in git.
         built, new_json = _restamped_json(new_json, built, today.isoformat())
 
-    def base() -> bytes:
-        if kind is not Kind.SHORT_TERM or not old:
-            # Only the short-term index.md lists memories index.json does not (by topic).
-            return render_markdown(kind, Built(old or {}, {}, ())) if old else b""
-        before = keys.base_memories(tree, scope.previous, old_md or b"")
-        was = _build(kind, tree, old, today, stamp, None, keys.key_of, before)
-        return render_markdown(kind, dataclasses.replace(was, data=old))
-
-    new_md = _markdown(kind, built, old_md, base)
+    new_md = _markdown(kind, built, old_md, keys.in_scope, keys.key_of)
 
     looked = keys.plain_key_of
     added, removed, disagreeing = (

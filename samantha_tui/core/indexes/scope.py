@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -94,28 +93,3 @@ class KindScope:
         if self.keys is None:
             return key in self.readable
         return key in self.keys or (bool(self.prefixes) and key.startswith(self.prefixes))
-
-    def base_memories(
-        self, tree: Tree, previous: Mapping[str, Memory], markdown: bytes
-    ) -> list[Memory]:
-        """The kind's memories as index.md on disk last saw them: each changed one as it was
-        before the change, and only those whose file index.md names."""
-        by_path = {m.path: m for m in tree.of_kind(self.kind)}
-        for path, before in previous.items():
-            if before.kind is self.kind:
-                by_path[path] = before
-        for path in list(by_path):
-            if path not in previous and by_path[path].kind is self.kind:
-                key = entry_key(self.kind, by_path[path])
-                if self.keys is not None and not self.in_scope(key):
-                    continue
-                # A memory this change made (or a whole `index` finds) that index.md never
-                # named was not in it.
-                if not _named(markdown, key):
-                    del by_path[path]
-        return [by_path[path] for path in sorted(by_path)]
-
-
-def _named(markdown: bytes, key: str) -> bool:
-    needle = re.escape(key.encode("utf-8"))
-    return re.search(b"`" + needle + b"`|### " + needle, markdown) is not None

@@ -56,7 +56,9 @@ class ConfirmScreen(DismissOnce, ModalScreen[bool]):
                 )
 
     def on_mount(self) -> None:
-        self.query_one("#cancel", Button).focus()
+        # Keys that came in a burst may have closed it before it was mounted: nothing to focus.
+        for button in self.query("#cancel").results(Button):
+            button.focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
