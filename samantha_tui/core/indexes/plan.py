@@ -17,7 +17,7 @@ from ..scan import PENDING_DIR
 from ..store import Store
 from .drift import DriftReport, KindDrift, compare, shape_of
 from .entries import entry_key, readable
-from .jsonfmt import dump_json
+from .jsonfmt import SharedEntry, dump_json
 from .markdown import render_markdown
 from .markdown_merge import block_keys, patch_markdown
 from .memories import build_long_term, build_short_term
@@ -64,14 +64,27 @@ def _read(root: Path, rel: str) -> bytes | None:
         ) from None
 
 
-def _load(raw: bytes) -> tuple[dict[str, Any] | None, str | None]:
+_PARSED: dict[str, tuple[bytes, dict[str, Any]]] = {}
+"""The last index.json read at each path, parsed: while its bytes stay the same, the next write
+after a change neither parses it again nor encodes its entries again (every object in it is a
+SharedEntry, which keeps its JSON text, and nothing ever changes one)."""
+
+
+def _load(raw: bytes, rel: str = "") -> tuple[dict[str, Any] | None, str | None]:
     """The parsed index, or None and the reason it cannot be used."""
+    cached = _PARSED.get(rel)
+    if cached is not None and cached[0] == raw:
+        return cached[1], None
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = json.loads(raw.decode("utf-8"), object_hook=SharedEntry)
+    except RecursionError:
+        return None, "index.json is nested too deep to read"
     except (UnicodeDecodeError, ValueError):
         return None, "index.json is not valid JSON"
     if not isinstance(data, dict):
         return None, "index.json is not a JSON object"
+    if rel:
+        _PARSED[rel] = (raw, data)
     return data, None
 
 
@@ -155,6 +168,7 @@ def _markdown(
         if same == old:
             return old
     if digest_bytes(old) in _RENDERED:
+        _remember_rendered(new)
         return new  # rendered whole by this process: nobody else's line is in it
     names = {
         str(entry.get("name")): key
@@ -246,7 +260,7 @@ def _plan_kind(
     scope = scope or Scope()
     json_rel, md_rel = f"{kind.folder}/{INDEX_JSON}", f"{kind.folder}/{INDEX_MD}"
     old_json, old_md = _read(root, json_rel), _read(root, md_rel)
-    old, problem = _load(old_json) if old_json is not None else (None, None)
+    old, problem = _load(old_json, f"{root}/{json_rel}") if old_json is not None else (None, None)
     keys = KindScope(kind, tree, scope)
     previous = _previous_entries(kind, tree, old, keys, scope.previous) if old else {}
     stamp = old.get("last_updated") if old else None
@@ -259,6 +273,8 @@ def _plan_kind(
     if new_json != old_json:
         # `last_updated` moves only with a real change, so regenerating is quiet in git.
         built, new_json = _restamped_json(new_json, built, today.isoformat())
+        # Once written, the next change starts from this very data (its entries' text kept).
+        _PARSED[f"{root}/{json_rel}"] = (new_json, built.data)
 
     new_md = _markdown(kind, built, old_md, keys.in_scope, keys.key_of)
 
