@@ -278,3 +278,18 @@ async def test_r_in_the_app_shows_what_it_keeps_and_writes_only_when_confirmed(r
         await pilot.press("u")
         await settle(pilot)
         assert {p: p.read_bytes() for p in root.rglob("index.*")} == before
+
+
+def test_the_index_plan_writes_index_files_that_are_never_listed_as_memories(root: Path) -> None:
+    (root / PROC / "index.md").unlink()  # `r` creates it again
+    curator = Curator(Store(root, lambda: TODAY))
+    curator.load()
+    count = len(curator.tree.memories)
+    plan = curator.index_plan()
+    assert any(op.path == f"{PROC}/index.md" for op in plan.operations)
+    curator.apply_index_plan(plan)
+    assert len(curator.tree.memories) == count
+    assert all(not m.path.endswith(("index.md", "index.json")) for m in curator.tree.memories)
+    curator.undo()
+    assert not (root / PROC / "index.md").exists(), "the file it created went to the trash"
+    assert len(curator.tree.memories) == count

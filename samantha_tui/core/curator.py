@@ -40,10 +40,8 @@ def _index_files(kind: Kind) -> tuple[str, str]:
 def index_operation(update: IndexUpdate) -> plans.Operation:
     """One index file's planned bytes as an operation: refused if the file changed since."""
     reason = "\n".join(update.changes)
-    if update.old is None:
-        return plans.Operation("add", update.path, reason, data=update.new)
-    expected = digest_bytes(update.old)
-    return plans.Operation("write", update.path, reason, data=update.new, expected=expected)
+    expected = digest_bytes(update.old) if update.old is not None else None
+    return plans.Operation("index", update.path, reason, data=update.new, expected=expected)
 
 
 @dataclass(frozen=True)

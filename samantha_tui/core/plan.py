@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import frontmatter, journal
-from .atomic import ConflictError, StoreError, failure
+from .atomic import ConflictError, StoreError, digest_bytes, failure
 from .indexes import kinds_affected, regenerate
 from .indexes.plan import INDEX_JSON, INDEX_MD
 from .indexes.scope import Scope
@@ -24,7 +24,7 @@ from .project_index import set_project_fields
 from .store import Store
 
 # Operations that are one atomic file write: alone in a plan, a crash leaves them old or new.
-_ONE_WRITE = ("edit", "write", "add", "copy", "project-fields")
+_ONE_WRITE = ("edit", "write", "add", "copy", "project-fields", "index")
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class Operation:
     """One file operation and why it is in the plan."""
 
     action: str
-    """trash | restore | add | copy | edit | write | move | project-fields"""
+    """trash | restore | add | copy | edit | write | move | project-fields | index"""
     path: str
     reason: str = ""
     target: str | None = None
@@ -58,6 +58,7 @@ class Operation:
             "copy": f"copy {self.path} to {self.target} with {_fields(self.values)}",
             "edit": f"set {_fields(self.values)}{_unset(self.unset)} in {self.path}",
             "write": f"put back the previous content of {self.path}",
+            "index": f"write {self.path}",
             "move": f"move {self.path} to {self.target}",
             "project-fields": (
                 f"set {_fields(self.values)}{_unset(self.unset)} on project {self.target} "
@@ -195,7 +196,7 @@ def run_step(
     writer.step(index, _before(store, op))
     undo.append(run_operation(store, op))
     after: dict[str, str | None] = {}
-    if op.action in ("edit", "write", "project-fields"):
+    if op.action in ("edit", "write", "project-fields", "index"):
         after[op.path] = journal.content_digest(store.root / op.path)
     elif op.action in ("add", "copy"):
         created = op.path if op.action == "add" else op.target or ""
@@ -246,7 +247,7 @@ def _trash_target(store: Store, rel: str) -> str:
 def _before(store: Store, op: Operation) -> list[journal.Before]:
     """What an operation is about to change, as it is now."""
     root = store.root
-    if op.action in ("edit", "write", "project-fields"):
+    if op.action in ("edit", "write", "project-fields", "index"):
         return [journal.file_before(root, op.path)]
     if op.action == "add":
         return [journal.Before(op.path, None)]
@@ -361,6 +362,14 @@ def run_operation(store: Store, op: Operation) -> Operation:
     if op.action == "move":
         store.move(op.path, op.target or "")
         return Operation("move", op.target or "", target=op.path)
+    if op.action == "index":
+        # An index file is not a memory: written through the store's file door, never listed.
+        path = store.safe_path(op.path)
+        before = path.read_bytes() if path.exists() else None
+        store.write_file(op.path, op.data or b"", op.expected)
+        if before is None:
+            return Operation("trash", op.path)  # undoing a new index file moves it to the trash
+        return Operation("index", op.path, data=before, expected=digest_bytes(op.data or b""))
     if op.action == "project-fields":
         previous = set_project_fields(store, op.target or "", op.values, op.unset)
         return Operation(

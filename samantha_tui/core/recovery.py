@@ -203,7 +203,7 @@ def _put_back(store: Store, item: Before) -> None:
 def _undo_done(
     store: Store, op: plans.Operation, before: tuple[Before, ...], done: Done | None
 ) -> None:
-    if op.action in ("edit", "write", "project-fields"):
+    if op.action in ("edit", "write", "project-fields", "index"):
         _put_back(store, before[0])
     elif op.action in ("add", "copy"):
         store.trash(before[0].path)
@@ -243,7 +243,7 @@ def judge(
     `done` is its journal record when it completed: a file changed since then is not ours to undo.
     """
     root = store.root
-    if op.action in ("edit", "write", "project-fields", "add", "copy"):
+    if op.action in ("edit", "write", "project-fields", "index", "add", "copy"):
         item = before[0]
         now = journal.content_digest(root / item.path)
         if now == item.digest:
