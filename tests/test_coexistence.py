@@ -293,3 +293,16 @@ def test_the_index_plan_writes_index_files_that_are_never_listed_as_memories(roo
     curator.undo()
     assert not (root / PROC / "index.md").exists(), "the file it created went to the trash"
     assert len(curator.tree.memories) == count
+
+
+def test_a_second_entry_for_the_same_folder_is_kept(root: Path) -> None:
+    """samantha-llm can hold a project under its folder's name and under a display name."""
+    data = _json(root, TASKS)
+    twin = {"name": "gateway", "status": "active", "files": ["gateway/status.md"]}
+    data["active"].append(twin)
+    (root / TASKS / "index.json").write_text(_dump(data))
+    assert main(["set", str(root / GATEWAY), "topics=[api, envoy]", "--keep-updated"]) == 0
+    assert main(["index", str(root)]) == 0
+    names = [entry["name"] for entry in _json(root, TASKS)["active"]]
+    assert names == ["Gateway Refactor", "infra-notes", "gateway"]
+    assert _project(root, "gateway") == twin

@@ -59,7 +59,7 @@ def test_prune_with_yes_trashes_exactly_the_plan_and_reindexes(demo_root: Path, 
     ]
     assert planned, "the demo has stale low-importance memories to prune"
     assert main(["prune", str(demo_root), "--yes"]) == 0
-    assert "indexes regenerated" in capsys.readouterr().out
+    assert "their index entries patched" in capsys.readouterr().out
     for path in planned:
         assert not (demo_root / path).exists()
     assert main(["trash", "list", "--tree", str(demo_root)]) == 0

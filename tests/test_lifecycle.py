@@ -106,6 +106,19 @@ def test_dedupe_trashes_the_poorer_merge_copy(tree) -> None:
     assert proposal.candidates[0].reason.startswith("merge copy of 2026-06-01_retry.md")
 
 
+def test_dedupe_never_trashes_a_critical_memory(tree) -> None:
+    store = tree(
+        {
+            f"{ST}/2026-06-01_retry.md": note(14, reference_count=3),
+            f"{ST}/2026-06-01_retry_20260602_010101.md": note(14, critical="true"),
+            f"{ST}/2026-06-03_rule.md": note(15, critical="true"),
+            f"{ST}/2026-06-03_rule_20260604_010101.md": note(15, critical="true"),
+        }
+    )
+    # The critical copy is the one kept, however poorer; two critical ones are left to a person.
+    assert paths(lifecycle.dedupe(store.tree)) == ["2026-06-01_retry.md"]
+
+
 def test_dedupe_finds_near_identical_bodies_but_not_different_notes(tree) -> None:
     body = (
         "# Cache keys\n\nThe CI cache key ignored uv.lock, so dependency bumps reused old wheels.\n"

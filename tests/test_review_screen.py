@@ -101,7 +101,7 @@ async def test_the_confirmation_says_the_impact_in_words(root: Path) -> None:
             "Move 3 memories to the trash: 0 critical, referenced 2 times in total.",
             "Promote 2 to long-term memory.",
             "",
-            "The indexes are regenerated afterwards; u undoes the whole batch.",
+            "Their index entries are patched afterwards; u undoes the whole batch.",
         ]
         await pilot.press("escape")
         await pilot.pause()

@@ -66,7 +66,7 @@ def run_rule(args: argparse.Namespace) -> int:
         print(f"{len(proposal.candidates)} candidate(s); run again with --yes to apply")
         return 0
     applied = apply(store, plan)
-    print(f"applied: {len(applied.plan.operations)} operation(s); indexes regenerated")
+    print(f"applied: {len(applied.plan.operations)} operation(s); their index entries patched")
     return 0
 
 

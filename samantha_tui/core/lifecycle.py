@@ -155,9 +155,16 @@ def escalate(tree: Tree) -> Proposal:
     return Proposal("escalate", tuple(candidates))
 
 
-def _richness(memory: Memory) -> tuple[int, int, int, int]:
+def _richness(memory: Memory) -> tuple[bool, int, int, int, int]:
+    """Which of two duplicates to keep: a critical one first (it is read every session)."""
     is_original = 0 if _MERGE_STAMP.search(memory.name.removesuffix(".md")) else 1
-    return (memory.reference_count, len(memory.topics), len(memory.body), is_original)
+    return (
+        memory.critical,
+        memory.reference_count,
+        len(memory.topics),
+        len(memory.body),
+        is_original,
+    )
 
 
 def _fold(body: str) -> str:
@@ -189,6 +196,8 @@ def duplicate_pairs(tree: Tree) -> list[tuple[Memory, Memory, str]]:
                     continue
                 seen.add(pair)
                 keep, drop = sorted((first, second), key=_richness, reverse=True)
+                if drop.critical:
+                    continue  # both critical: a person decides, no rule trashes one
                 similarity = fuzz.ratio(_fold(first.body), _fold(second.body))
                 if stems[first.path] == stems[second.path]:
                     reason = f"merge copy of {keep.name} ({similarity:.0f}% alike)"

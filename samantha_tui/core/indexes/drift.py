@@ -48,8 +48,23 @@ class Disagreement:
     files: Any
 
     def format(self) -> str:
-        index, files = _show(self.index), _show(self.files)
+        before, after = _differing(self.index, self.files)
+        index, files = _show(before), _show(after)
+        if self.field == "listed in":
+            return f"{self.entry}: listed in {index} in the index, in {files} by its file"
         return f"{self.entry}: {self.field} is {index} in the index, {files} from the files"
+
+
+def _differing(index: Any, files: Any, limit: int = 3) -> tuple[Any, Any]:
+    """Of two maps (a runbook's triggers), only the parts that differ, so a long value cut for
+    the screen still shows the difference."""
+    if not (isinstance(index, Mapping) and isinstance(files, Mapping)):
+        return index, files
+    keys = [key for key in {**index, **files} if index.get(key) != files.get(key)][:limit]
+    return (
+        {key: _differing(index.get(key), files.get(key))[0] for key in keys},
+        {key: _differing(index.get(key), files.get(key))[1] for key in keys},
+    )
 
 
 @dataclass(frozen=True)
@@ -82,7 +97,7 @@ class KindDrift:
         lines = [f"{head}: {'drifted' if self.drifted else 'up to date'}"]
         lines += [f"  {finding}" for finding in self.files]
         lines += [f"  missing from the index: {entry}" for entry in self.missing]
-        lines += [f"  no longer listed by the files: {entry}" for entry in self.gone]
+        lines += [f"  by its file in no list now: {entry}" for entry in self.gone]
         lines += [f"  disagrees: {d.format()}" for d in self.disagreeing]
         lines += [f"  note: {note}" for note in self.unindexed]
         lines += [f"  kept, tied to no file: {entry}" for entry in self.kept]

@@ -57,9 +57,11 @@ def patch_list(old: Any, new: list[Any], in_scope: InScope, key_of: EntryKey) ->
     placed: set[str] = set()
     for item in old:
         key = key_of(item) if isinstance(item, Mapping) else None
-        if key is None or not in_scope(key):
+        if key is None or not in_scope(key) or key in placed:
+            # Tied to no file, out of scope, or a second entry for a memory already placed (a
+            # project listed under its folder's name and under another): the index's own.
             kept.append(item)
-        elif key in wanted and key not in placed:
+        elif key in wanted:
             kept.append(wanted[key])
             placed.add(key)
     missing = [key for key in wanted if key not in placed]

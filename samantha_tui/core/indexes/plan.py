@@ -301,7 +301,7 @@ def _plan_kind(
         if old_json is None:
             changes.append("created from the files")
         changes += [f"added {entry}" for entry in added]
-        changes += [f"removed {entry}: no list of the files holds it now" for entry in removed]
+        changes += [f"removed {entry}: by its file it belongs in no list now" for entry in removed]
         changes += [d.format() for d in disagreeing]
         if scope.remove_stale:
             changes += [f"removed {entry}: tied to no file" for entry in untied(kind, old, looked)]

@@ -485,7 +485,7 @@ class ReviewScreen(LiveScreen):
             return
         plan = impact.combine(self.review.proposals.values(), picked)
         lines = impact.describe(plan, self.review.tree)
-        lines += ["", "The indexes are regenerated afterwards; u undoes the whole batch."]
+        lines += ["", "Their index entries are patched afterwards; u undoes the whole batch."]
         total = sum(map(len, picked.values()))
         title = f"Apply {total} reviewed candidate{'s' * (total != 1)}?"
         danger = any(op.action == "trash" for op in plan.operations)
