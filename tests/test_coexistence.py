@@ -146,7 +146,7 @@ def _held_by_samantha_llm(root: Path) -> None:
     assert "src/db/" in runbook["triggers"]["positive"]["path_signals"]
     assert runbook["triggers"]["negative"][0]["signal"] == "docs/"
     for folder in (ST, TASKS, PROC):
-        assert (root / folder / "index.md").read_text().endswith(APPENDED)
+        assert APPENDED in (root / folder / "index.md").read_text()
 
 
 def _short_entries(root: Path) -> dict[str, list[dict]]:
@@ -306,3 +306,53 @@ def test_a_second_entry_for_the_same_folder_is_kept(root: Path) -> None:
     names = [entry["name"] for entry in _json(root, TASKS)["active"]]
     assert names == ["Gateway Refactor", "infra-notes", "gateway"]
     assert _project(root, "gateway") == twin
+
+
+def _worker_writes(root: Path, number: int) -> str:
+    """What samantha-llm's worker does after a session: a memory file, its entry appended to
+    the short-term index.json, a line appended to index.md (another process's bytes)."""
+    name = f"2026-06-14_worker_{number}.md"
+    (root / ST / name).write_text(
+        f"---\ndate: 2026-06-14\ntopics: [w]\nimportance: medium\n---\n\n# Worker {number}\n\nX.\n"
+    )
+    index = _json(root, ST)
+    index["recent"]["medium_importance"].append({"file": name, "by": "worker"})
+    (root / ST / "index.json").write_text(_dump(index))
+    md = root / ST / "index.md"
+    md.write_bytes(md.read_bytes() + f"- worker note {number}\n".encode())
+    return name
+
+
+async def test_with_the_watcher_on_the_workers_writes_survive_the_persons_changes(
+    root: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import asyncio
+
+    config = tmp_path / "watch.toml"
+    config.write_text("[watch]\nenabled = true\n")
+    monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 36)) as pilot:
+        # Not settle(): with the watcher on, one worker never ends.
+        while app.curator.get(MEMO) is None:
+            await pilot.pause(0.05)
+        await asyncio.sleep(0.5)  # the watcher is running
+        written = []
+        for number in range(3):
+            written.append(_worker_writes(root, number))
+            await asyncio.sleep(0.3)
+            app.toggle_critical_of(MEMO)  # the person's own change, while the worker writes
+            await asyncio.sleep(0.4)
+        deadline = asyncio.get_running_loop().time() + 8
+        while asyncio.get_running_loop().time() < deadline:
+            shown = {m.path for m in app.curator.tree.memories}
+            if all(f"{ST}/{name}" in shown for name in written):
+                break
+            await asyncio.sleep(0.1)
+        await pilot.pause(1.0)
+    recent = _json(root, ST)["recent"]["medium_importance"]
+    for name in written:
+        assert {"file": name, "by": "worker"} in recent, name
+    md = (root / ST / "index.md").read_text()
+    assert all(f"- worker note {n}\n" in md for n in range(3))
+    _held_by_samantha_llm(root)
