@@ -29,17 +29,22 @@ _NON_ASCII_ESCAPE = re.compile(r"\\u(?!00[0-7][0-9a-fA-F])[0-9a-fA-F]{4}")
 _LCS_LIMIT = 40_000
 
 
-def rewrite_json(old_text: bytes, old_data: Any, new_data: Any) -> bytes:
+def rewrite_json(
+    old_text: bytes, old_data: Any, new_data: Any, standard: bool | None = None
+) -> bytes:
     """new_data as JSON text that keeps old_text's bytes wherever the data did not change.
 
-    old_data must be what old_text parses to. A file in the standard layout (`dump_json`'s) is
-    simply dumped again. Otherwise members, list items and values equal to the old ones (and at
-    the same place) keep their text; changed values are written in place, new members and items
-    beside their neighbours, in the file's indentation, line ending, key spacing and escaping.
-    The result is always checked with json.loads: should it not read back as new_data, this falls
-    back to `dump_json(new_data)`.
+    old_data must be what old_text parses to. A file in the standard layout (`dump_json`'s; a
+    caller that already knows whether it is says so with `standard`) is simply dumped again.
+    Otherwise members, list items and values equal to the old ones (and at the same place) keep
+    their text; changed values are written in place, new members and items beside their
+    neighbours, in the file's indentation, line ending, key spacing and escaping. The result is
+    always checked with json.loads: should it not read back as new_data, this falls back to
+    `dump_json(new_data)`.
     """
-    if dump_json(old_data) == old_text:
+    if standard is None:
+        standard = dump_json(old_data) == old_text
+    if standard:
         return dump_json(new_data)
     try:
         text = old_text.decode("utf-8")
