@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from samantha_tui.cli import main
 from samantha_tui.core import edits
 from samantha_tui.core.curator import Curator
 from samantha_tui.core.indexes import regenerate
@@ -143,3 +144,10 @@ def test_the_current_tasks_index_keeps_its_layout_and_every_other_projects_bytes
     curator.undo()
     assert json.loads(index.read_bytes()) == json.loads(before)
     _laid_out_by_hand(index.read_bytes())
+
+
+def test_index_finds_nothing_to_do_in_a_hand_laid_index_that_is_up_to_date(root: Path) -> None:
+    before = {p: p.read_bytes() for p in root.rglob("index.json")}
+    assert main(["index", "--check", str(root)]) == 0
+    assert main(["index", str(root)]) == 0
+    assert {p: p.read_bytes() for p in root.rglob("index.json")} == before

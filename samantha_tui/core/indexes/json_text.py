@@ -97,9 +97,7 @@ class _Writer:
         self.newline = "\r\n" if "\r\n" in text else "\n"
         self.unit = _indent_unit(text)
         # Raw UTF-8 in the file, or no escape of a non-ASCII character: people read it as text.
-        self.ensure_ascii = not any(c > "\x7f" for c in text) and bool(
-            _NON_ASCII_ESCAPE.search(text)
-        )
+        self.ensure_ascii = text.isascii() and bool(_NON_ASCII_ESCAPE.search(text))
         self.colon = _first_colon(text, start)
 
     def value(self, old: Any, start: int, end: int, new: Any, one_line: bool, colon: str) -> str:

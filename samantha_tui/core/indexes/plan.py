@@ -298,7 +298,12 @@ def _plan_kind(
     elif old_json is None:
         findings.append("index.json is missing")
     elif new_json != old_json and explain and not (added or removed or disagreeing):
-        findings.append("index.json differs only in layout")
+        # A hand-laid file keeps its layout: what differs is then outside the entries.
+        findings.append(
+            "index.json differs outside its entries"
+            if hand_laid
+            else "index.json differs only in layout"
+        )
     if new_md != old_md:
         findings.append("index.md is missing" if old_md is None else "index.md is out of date")
     notes = tuple(map(_note, built.unindexed))
