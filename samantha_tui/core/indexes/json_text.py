@@ -175,8 +175,10 @@ class _Writer:
         neighbour = text[elements[-1][0] : elements[-1][1]]
         indent = _line_indent(text, elements[-1][0])
         # Entries written one to a line: a new one is written on one line too.
-        item_one_line = one_line or (neighbour[:1] in "{[" and "\n" not in neighbour)
-        item_sep = _inner_sep(neighbour) if item_one_line else ", "
+        item_one_line = one_line or (
+            neighbour[:1] in ("{", "[") and len(neighbour) > 2 and "\n" not in neighbour
+        )
+        item_sep = _inner_sep(text, elements[-1][0]) if item_one_line else ", "
         colon = _first_colon(text, elements[-1][0]) if neighbour[:1] == "{" else self.colon
 
         placed: list[tuple[int | None, str, str]] = []
@@ -230,10 +232,15 @@ def _first_colon(text: str, start: int) -> str:
     return found.group(0) if found else ": "
 
 
-def _inner_sep(one_line: str) -> str:
-    """The item separator a one-line container uses (`, ` unless it shows another)."""
-    found = re.search(r",[ \t]*", one_line)
-    return found.group(0) if found else ", "
+def _inner_sep(text: str, at: int) -> str:
+    """The item separator of the one-line container at `at` (`, ` unless it shows another)."""
+    if text[at] == "{":
+        ends = [(m.start, m.value_end) for m in object_at(text, at).members]
+    elif text[at] == "[":
+        ends = elements_at(text, at)
+    else:
+        return ", "
+    return text[ends[0][1] : ends[1][0]] if len(ends) > 1 else ", "
 
 
 def _line_indent(text: str, at: int) -> str:
