@@ -17,6 +17,7 @@ from ..scan import PENDING_DIR
 from ..store import Store
 from .drift import DriftReport, KindDrift, compare, shape_of
 from .entries import entry_key, readable
+from .json_text import rewrite_json, same
 from .jsonfmt import SharedEntry, dump_json
 from .markdown import render_markdown
 from .markdown_merge import block_keys, patch_markdown
@@ -270,9 +271,17 @@ def _plan_kind(
         data = patch_data(kind, old, built.data, keys.in_scope, keys.key_of)
         built = dataclasses.replace(built, data=data)
     new_json = dump_json(built.data)
+    hand_laid = False
     if new_json != old_json:
-        # `last_updated` moves only with a real change, so regenerating is quiet in git.
-        built, new_json = _restamped_json(new_json, built, today.isoformat())
+        hand_laid = old_json is not None and old is not None and dump_json(old) != old_json
+        if hand_laid:
+            # Laid out by someone else's hand: only what changed is written, in that layout.
+            if not same(built.data, old):
+                built = _stamped(built, today.isoformat())
+            new_json = rewrite_json(old_json, old, built.data, standard=False)
+        else:
+            # `last_updated` moves only with a real change, so regenerating is quiet in git.
+            built, new_json = _restamped_json(new_json, built, today.isoformat())
         # Once written, the next change starts from this very data (its entries' text kept).
         _PARSED[f"{root}/{json_rel}"] = (new_json, built.data)
 
@@ -289,7 +298,12 @@ def _plan_kind(
     elif old_json is None:
         findings.append("index.json is missing")
     elif new_json != old_json and explain and not (added or removed or disagreeing):
-        findings.append("index.json differs only in layout")
+        # A hand-laid file keeps its layout: what differs is then outside the entries.
+        findings.append(
+            "index.json differs outside its entries"
+            if hand_laid
+            else "index.json differs only in layout"
+        )
     if new_md != old_md:
         findings.append("index.md is missing" if old_md is None else "index.md is out of date")
     notes = tuple(map(_note, built.unindexed))
@@ -307,7 +321,8 @@ def _plan_kind(
             changes += [f"removed {entry}: tied to no file" for entry in untied(kind, old, looked)]
         elif kept:
             changes += [f"kept {entry}: tied to no file samantha-tui reads" for entry in kept]
-        unexplained = "rewritten in the standard layout" if explain else "patched"
+        standard = explain and not hand_laid
+        unexplained = "rewritten in the standard layout" if standard else "patched"
         updates.append(IndexUpdate(json_rel, old_json, new_json, tuple(changes or [unexplained])))
     if new_md != old_md:
         change = (
