@@ -275,9 +275,10 @@ def test_pending_updates_are_a_note_not_an_item(demo_root):
     store = Store(demo_root, lambda: TODAY)
     store.scan()
     result = make_plan(store)
-    # Two active projects in the demo's index (one kept in the index only): none is chosen.
-    assert result.project is None
-    assert any("several active projects and none chosen" in n for n in result.notes)
+    # Two active projects in the demo's index, one kept there alone (no folder): the one with a
+    # folder is the current one until another is chosen.
+    assert result.project == "api-gateway-refactor"
+    assert not any("several active projects" in n for n in result.notes)
     assert any("1 pending project update for api-gateway-refactor" in n for n in result.notes)
     assert not any("pending-updates" in i.path for i in result.items)
 

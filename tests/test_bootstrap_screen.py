@@ -94,7 +94,7 @@ async def test_sections_in_load_order_with_reasons_and_sizes(root: Path) -> None
         assert row_texts(screen, LOADER)[2:] == ["referenced 6 times", "301", "1,377"]
         status = f"{TASKS}/api-gateway-refactor/status.md"
         assert row_texts(screen, status)[2:] == [
-            "project api-gateway-refactor is active",
+            "project api-gateway-refactor is the only active project with a folder",
             "369",
             "2,010",
         ]
@@ -105,15 +105,15 @@ async def test_sections_in_load_order_with_reasons_and_sizes(root: Path) -> None
         ]
         near = row_texts(screen, BILLING)
         assert near[2] == "project billing-export is blocked, not active"
-        # Two active projects (infra-notes lives in the index only) and none chosen: the project
-        # tier holds their status files alone.
-        assert "2,892 / 8,000 tokens · 11 files · 5,108 to spare" in str(
+        # Two active projects; infra-notes lives in the index only, so the one with a folder is
+        # current: its memories load too.
+        assert "4,273 / 8,000 tokens · 16 files · 3,727 to spare" in str(
             screen.query_one("#bootstrap-budget", Static).render()
         )
         # The first memory is selected and previewed with why it loads.
         assert screen.table.selected_key == expected.items[0].path
         why = str(screen.query_one("#bootstrap-why", Static).render())
-        assert why.startswith("Loads 1st of 11 · Critical (every session)\ncritical\n")
+        assert why.startswith("Loads 1st of 16 · Critical (every session)\ncritical\n")
         # Keys that act on a memory do nothing on a heading.
         screen.table.select_key("#heading:Critical")
         await pilot.press("c", "plus")
@@ -131,10 +131,10 @@ async def test_choosing_a_project_changes_the_plan(root: Path) -> None:
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_screen(pilot)
-        # The assistant reads the active projects from index.json, which names two (infra-notes
-        # lives in the index only), so none is current until one is chosen; billing-export's
-        # status.md says active, and that is marked, not loaded.
-        assert screen.result.project is None
+        # The assistant reads the active projects from index.json, which names two; infra-notes
+        # lives in the index only, so the one with a folder is current until one is chosen.
+        # billing-export's status.md says active, and that is marked, not loaded.
+        assert screen.result.project == "api-gateway-refactor"
         assert BILLING not in [i.path for i in screen.result.items]
         (miss,) = [m for m in screen.result.near_misses if m.path == BILLING]
         assert miss.disagreements[0].startswith(
@@ -281,7 +281,7 @@ async def test_the_budget_comes_from_the_settings_file(
         screen = await open_screen(pilot)
         assert screen.result.budget == 500
         bar = str(screen.query_one("#bootstrap-budget", Static).render())
-        assert "2,892 / 500 tokens · 11 files · 2,392 over, runs out at item 2" in bar
+        assert "4,273 / 500 tokens · 16 files · 3,773 over, runs out at item 2" in bar
         assert bar.startswith("Budget " + "█" * 16)
         keys = [row.key for row in screen.table.rows]
         first, second = screen.result.items[0].path, screen.result.items[1].path

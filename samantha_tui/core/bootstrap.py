@@ -448,6 +448,15 @@ def _choose_project_from_index(
         return _Project(
             None, (), ("no active project in index.json's active list",), (), tuple(near)
         )
+    with_folder = [p for p in indexed if folder_of.get(p.name) in folders]
+    if len(with_folder) == 1:
+        # The others live in the index alone (notes, a project tracked elsewhere): the one
+        # with a folder is the one whose memories the preview shows until another is chosen.
+        (only,) = with_folder
+        first = status_of(only, "is the only active project with a folder")
+        others = [status_of(p, "is active") for p in indexed if p is not only]
+        aliases = (only.name, folder_of.get(only.name, only.name))
+        return _Project(only.name, (first, *others), (), aliases, tuple(near))
     statuses = tuple(status_of(p, "is active") for p in sorted(indexed, key=lambda p: p.name))
     note = "several active projects and none chosen: only their status files load"
     return _Project(None, statuses, (note,), (), tuple(near))
