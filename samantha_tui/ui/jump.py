@@ -166,19 +166,29 @@ class Palette(DismissOnce, CommandPalette):
             await super()._watch__show_busy()
 
 
+def palette_open(app: App[Any]) -> bool:
+    """A palette anywhere on the screen stack, current or not yet shown.
+
+    Textual's own check looks at the current screen only: two `ctrl+p` in one burst, or one
+    pressed while a screen covers a palette, pushed a second palette with the same id, which
+    Textual refuses by closing the app (key mashing found it).
+    """
+    return any(isinstance(screen, CommandPalette) for screen in app.screen_stack)
+
+
 def open_jump_palette(app: App[Any]) -> None:
     """Open the palette over every memory (the app must satisfy JumpHost)."""
-    if CommandPalette.is_open(app):
-        return
-    app.push_screen(Palette(providers=[JumpProvider], placeholder=PLACEHOLDER))
+    if not palette_open(app):
+        app.push_screen(Palette(providers=[JumpProvider], placeholder=PLACEHOLDER))
 
 
 def open_command_palette(app: App[Any]) -> None:
     """`ctrl+p`: Textual's palette of every command, as a Palette."""
-    if app.use_command_palette and not CommandPalette.is_open(app):
+    if app.use_command_palette and not palette_open(app):
         app.push_screen(Palette(id="--command-palette"))
 
 
 def open_theme_palette(app: App[Any]) -> None:
     """`theme: change`: Textual's theme picker, as a Palette."""
-    app.push_screen(Palette(providers=[ThemeProvider], placeholder="Search for themes…"))
+    if not palette_open(app):
+        app.push_screen(Palette(providers=[ThemeProvider], placeholder="Search for themes…"))
