@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -129,19 +129,10 @@ def listed(index: IndexFile, section: str) -> list[Listed]:
     """The memories of a list (`critical`, `recent.high_importance`), in order, each once."""
     if index.data is None:
         return []
-    found: list[Listed] = []
-    seen: set[str] = set()
-    for entry in entries(_section(index.data, section)):
-        file = entry.get("file")
-        if not isinstance(file, str) or not file.strip():
-            continue
-        rel = _relative(index.kind, file)
-        path = f"{index.kind.folder}/{rel}"
-        if path in seen:
-            continue
-        seen.add(path)
-        found.append(Listed(file, path, _text(entry.get("title")) or rel.rsplit("/", 1)[-1]))
-    return found
+    return [
+        Listed(file, path, _text(entry.get("title")) or rel.rsplit("/", 1)[-1])
+        for entry, file, rel, path in _by_file(index, _section(index.data, section))
+    ]
 
 
 def unnamed_entries(index: IndexFile, section: str) -> int:
@@ -180,16 +171,22 @@ def runbooks(index: IndexFile) -> list[IndexedRunbook]:
     if index.data is None:
         return []
     found: list[IndexedRunbook] = []
+    for entry, file, rel, path in _by_file(index, index.data.get("runbooks")):
+        domain = _text(entry.get("domain")) or rel.rsplit("/", 1)[-1].removesuffix(".md")
+        found.append(IndexedRunbook(file, path, domain, entry.get("triggers")))
+    return found
+
+
+def _by_file(index: IndexFile, items: Any) -> Iterator[tuple[Mapping[str, Any], str, str, str]]:
+    """(entry, its `file`, that file inside the kind folder, from the root) for each entry of a
+    list that names a file, the first entry only for a file named twice."""
     seen: set[str] = set()
-    for entry in entries(index.data.get("runbooks")):
+    for entry in entries(items):
         file = entry.get("file")
         if not isinstance(file, str) or not file.strip():
             continue
         rel = _relative(index.kind, file)
         path = f"{index.kind.folder}/{rel}"
-        if path in seen:
-            continue
-        seen.add(path)
-        domain = _text(entry.get("domain")) or rel.rsplit("/", 1)[-1].removesuffix(".md")
-        found.append(IndexedRunbook(file, path, domain, entry.get("triggers")))
-    return found
+        if path not in seen:
+            seen.add(path)
+            yield entry, file, rel, path
