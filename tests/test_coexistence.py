@@ -356,3 +356,12 @@ async def test_with_the_watcher_on_the_workers_writes_survive_the_persons_change
     md = (root / ST / "index.md").read_text()
     assert all(f"- worker note {n}\n" in md for n in range(3))
     _held_by_samantha_llm(root)
+
+
+def test_completing_a_project_kept_in_the_index_alone_says_it_has_no_folder(
+    root: Path, capsys
+) -> None:
+    assert main(["complete", str(root), "--project", "infra-notes", "--yes"]) == 0
+    out = capsys.readouterr().out
+    assert "infra-notes has no folder in current tasks; there is nothing to move" in out
+    assert _project(root, "infra-notes") == TASKS_INDEX["active"][1]

@@ -6,6 +6,7 @@ import argparse
 import json
 
 from ..core import impact, lifecycle, subconscious
+from ..core.model import Kind
 from ..core.plan import Plan, apply
 from ..core.store import Store
 from ..core.subconscious import MERGE_COMMAND
@@ -49,11 +50,23 @@ def proposal_for(store: Store, args: argparse.Namespace) -> lifecycle.Proposal:
     return lifecycle.complete(tree, today, args.project)
 
 
+def unmatched_projects(store: Store, args: argparse.Namespace) -> list[str]:
+    """Projects named with --project that have no folder (one kept in the index alone)."""
+    named = getattr(args, "project", None) or []
+    inside = Kind.CURRENT_TASKS.folder + "/"
+    folders = {
+        m.path.removeprefix(inside).split("/", 1)[0] for m in store.tree.of_kind(Kind.CURRENT_TASKS)
+    }
+    return [name for name in named if name not in folders]
+
+
 def run_rule(args: argparse.Namespace) -> int:
     store = open_store(args)
     proposal = proposal_for(store, args)
     plan = proposal.plan()
     if not plan:
+        for name in unmatched_projects(store, args):
+            print(f"complete: {name} has no folder in current tasks; there is nothing to move")
         print(f"{proposal.name}: nothing to do")
         return 0
     for candidate in proposal.candidates:
