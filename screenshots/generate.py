@@ -30,6 +30,7 @@ SHOTS = (
     ("bootstrap", ("b",), SIZE),
     ("review", ("p", "right", "space", "down", "space"), SIZE),
     ("stats", ("s",), SIZE),
+    ("index-plan", ("r",), SIZE),
     ("small", (), (80, 24)),
     # Last: it deletes a memory from the copy of the demo every shot shares.
     ("trash", ("d", "y", "t"), SIZE),
