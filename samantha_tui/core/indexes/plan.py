@@ -326,7 +326,7 @@ def _plan_kind(
         updates.append(IndexUpdate(json_rel, old_json, new_json, tuple(changes or [unexplained])))
     if new_md != old_md:
         change = (
-            "created from the files" if old_md is None else "its lines for these entries updated"
+            "created from the files" if old_md is None else "the lines of its entries updated"
         )
         updates.append(IndexUpdate(md_rel, old_md, new_md, (change,)))
     return _Planned(tuple(updates), drift, unreadable=problem is not None)
