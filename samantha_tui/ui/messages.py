@@ -6,6 +6,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from textual.css.query import NoMatches
 from textual.message import Message
 
 from ..core.curator import Outcome
@@ -95,6 +96,12 @@ def while_shown(handler: Handler) -> Handler:
     def guarded(app: Any, message: Message) -> Any:
         if not app.screen_stack:
             return None
-        return handler(app, message)
+        try:
+            return handler(app, message)
+        except NoMatches:
+            # The widgets went while the app closes (the screen is still on the stack, empty).
+            if app._exit or not app.screen_stack[0].children:
+                return None
+            raise
 
     return guarded  # type: ignore[return-value]
