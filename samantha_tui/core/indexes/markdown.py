@@ -76,7 +76,7 @@ _BLOCKS_LIMIT = 10_000
 
 
 def _file_block(topic: str, items: Any) -> str | None:
-    """`### topic`, a blank line and the group's `- \`file\`` lines, as one piece of text."""
+    """`### topic`, a blank line and the group's file-name lines, as one piece of text."""
     cached = _BLOCKS.get(id(items))
     # The entry keeps the list alive, so its id cannot name another list meanwhile.
     if cached is not None and cached[0] == topic and cached[1] is items:

@@ -70,7 +70,7 @@ class ShortTermOrder:
     """
 
     def __init__(self) -> None:
-        self.tracked = Tracked()
+        self.tracked = Tracked({Kind.SHORT_TERM})
         self.keys: list[SortKey] = []
         self.by_key: dict[SortKey, Memory] = {}
         self.critical: list[SortKey] = []
@@ -84,13 +84,13 @@ class ShortTermOrder:
         self.bad: dict[str, Memory] = {}
 
     def update(self, memories: Sequence[Memory]) -> None:
-        """Bring every list and count to `memories` (the short-term records, in tree order)."""
+        """Bring every list and count to the short-term records of `memories` (in tree order)."""
         added, removed = self.tracked.diff(memories)
         if len(added) + len(removed) > max(64, len(memories) // 8):
             # Many changed (a first build, another tree): sorting once beats inserting each.
             self.__init__()
             self.tracked.reset(memories)
-            removed, added = [], sorted(memories, key=_sort_key)
+            removed, added = [], sorted(of_kind(memories), key=_sort_key)
         if not (added or removed):
             return
         dirty: set[str] = set()
@@ -151,6 +151,10 @@ class ShortTermOrder:
         return self.newest(self.keys[start:end])
 
 
+def of_kind(memories: Sequence[Memory]) -> list[Memory]:
+    return [m for m in memories if m.kind is Kind.SHORT_TERM]
+
+
 def _sort_key(m: Memory) -> SortKey:
     return (m.date or dt.date.min, m.path.removeprefix(Kind.SHORT_TERM.folder + "/"))
 
@@ -171,7 +175,8 @@ def build_short_term(
     previous: Mapping[str, Mapping[str, Any]] | None = None,
     order: ShortTermOrder | None = None,
 ) -> Built:
-    """The short-term index: every key samantha-llm's worker reads, newest first.
+    """The short-term index: every key samantha-llm's worker reads, newest first, from the
+    short-term records of `memories` (the whole tree's, or only short-term ones).
 
     `order` (default: the one kept between calls) is updated to `memories` first.
     """
@@ -195,7 +200,7 @@ def build_short_term(
         }
         # index.md lists every memory by topic, by file name only.
         by_topic = {topic: order.groups[topic] for topic in sorted(order.groups)}
-        bad = [m for m in memories if m.path in order.bad] if order.bad else []
+        bad = [m for m in of_kind(memories) if m.path in order.bad] if order.bad else []
 
     def listed(keep: Iterable[Memory]) -> list[dict]:
         return [entry(m) for m in keep]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,14 +51,14 @@ class _Keys:
     updated for the records a change replaced: making them again from 7,000 memories cost a
     sixth of a write."""
 
-    def __init__(self) -> None:
-        self.tracked = Tracked()
+    def __init__(self, kinds: tuple[Kind, ...]) -> None:
+        self.tracked = Tracked(kinds)
         self.existing: Counter[str] = Counter()
         self.readable: Counter[str] = Counter()
         """Counts, as two project folders of two kinds can share a key."""
         self.sets: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
 
-    def update(self, memories: list[Memory]) -> tuple[frozenset[str], frozenset[str]]:
+    def update(self, memories: Sequence[Memory]) -> tuple[frozenset[str], frozenset[str]]:
         added, removed = self.tracked.diff(memories)
         if not (added or removed):
             return self.sets
@@ -86,9 +86,9 @@ class KindScope:
     def __init__(self, kind: Kind, tree: Tree, scope: Scope) -> None:
         self.kind = kind
         self.feeding = feeding(kind)
-        memories = [m for m in tree.memories if m.kind in self.feeding]
         with _KEYS_LOCK:
-            self.existing, self.readable = _KEYS.setdefault(self.feeding, _Keys()).update(memories)
+            keys = _KEYS.get(self.feeding) or _KEYS.setdefault(self.feeding, _Keys(self.feeding))
+            self.existing, self.readable = keys.update(tree.memories)
         self.keys: set[str] | None = None
         self.prefixes: tuple[str, ...] = ()
         if scope.paths is not None:
