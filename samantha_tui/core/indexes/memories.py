@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -11,6 +13,7 @@ from ..model import Kind, Memory
 from .entries import DEFAULT_IMPORTANCE, MEMORY, entry_key, importance, memory_entry, readable
 from .merge import merge_root, merge_shared
 from .sections import Built, first_by_key
+from .tracked import Tracked
 
 RECENT_DAYS = 30
 """`recent` covers memories at most this many days old (day 30 included)."""
@@ -18,11 +21,6 @@ OLDER_DAYS = 90
 HIGH_PRIORITY_REFERENCES = 5
 UNTAGGED = "untagged"
 """The `by_topic` group of memories with no topics."""
-
-
-def _counts(values: Iterable[str | None]) -> dict[str, int]:
-    counted = Counter(value for value in values if value)
-    return dict(sorted(counted.items(), key=lambda item: (-item[1], item[0])))
 
 
 def _sorted_by(memories: Sequence[Memory], keys: list[Any]) -> list[Memory]:
@@ -57,43 +55,161 @@ def _entries(
     return entry
 
 
+SortKey = tuple[dt.date, str]
+"""A short-term memory's place, oldest first: (date, path inside the kind folder)."""
+
+
+class ShortTermOrder:
+    """The short-term index's orderings and counts, kept between writes and updated for the
+    records a change replaced: this runs after every write, over 70% of the tree, and sorting and
+    grouping every memory again cost most of a write at 10,000 memories.
+
+    Every list holds sort keys in ascending order (bisect keeps it so); the index lists them
+    newest first. `groups` are index.md's by-topic lists, each made again only when one of its
+    memories changed, so an unchanged group is the very list of the last build.
+    """
+
+    def __init__(self) -> None:
+        self.tracked = Tracked({Kind.SHORT_TERM})
+        self.keys: list[SortKey] = []
+        self.by_key: dict[SortKey, Memory] = {}
+        self.critical: list[SortKey] = []
+        self.frequent: list[SortKey] = []
+        """Referenced at least HIGH_PRIORITY_REFERENCES times."""
+        self.topics: dict[str, list[SortKey]] = {}
+        self.groups: dict[str, list[dict]] = {}
+        self.importance = {"high": 0, "medium": 0, "low": 0}
+        self.types: Counter[str] = Counter()
+        self.projects: Counter[str] = Counter()
+        self.bad: dict[str, Memory] = {}
+
+    def update(self, memories: Sequence[Memory]) -> None:
+        """Bring every list and count to the short-term records of `memories` (in tree order)."""
+        added, removed = self.tracked.diff(memories)
+        if len(added) + len(removed) > max(64, len(memories) // 8):
+            # Many changed (a first build, another tree): sorting once beats inserting each.
+            self.__init__()
+            self.tracked.reset(memories)
+            removed, added = [], sorted(of_kind(memories), key=_sort_key)
+        if not (added or removed):
+            return
+        dirty: set[str] = set()
+        try:
+            for memory in removed:
+                self._count(memory, -1, dirty)
+            for memory in added:
+                self._count(memory, 1, dirty)
+        except Exception:
+            self.__init__()  # half updated: the next build starts from scratch
+            raise
+        for topic in dirty:
+            keys = self.topics.get(topic)
+            if keys:
+                self.groups[topic] = [{"file": key[1]} for key in reversed(keys)]
+            else:
+                self.topics.pop(topic, None)
+                self.groups.pop(topic, None)
+
+    def _count(self, m: Memory, step: int, dirty: set[str]) -> None:
+        """Add (step 1) or take away (step -1) one record's place in every list and count."""
+        if not m.frontmatter and m.has_errors:  # unreadable: see entries.readable
+            if step > 0:
+                self.bad[m.path] = m
+            else:
+                self.bad.pop(m.path, None)
+            return
+        key = _sort_key(m)
+        topic = m.topics[0] if m.topics else UNTAGGED
+        lists = [self.keys, self.topics.setdefault(topic, [])]
+        lists += [self.critical] if m.critical else []
+        lists += [self.frequent] if m.reference_count >= HIGH_PRIORITY_REFERENCES else []
+        for keys in lists:
+            if step > 0:
+                bisect.insort(keys, key)
+            else:
+                del keys[bisect.bisect_left(keys, key)]
+        if step > 0:
+            self.by_key[key] = m
+        else:
+            del self.by_key[key]
+        dirty.add(topic)
+        self.importance[m.importance or DEFAULT_IMPORTANCE] += step
+        for counter, value in ((self.types, m.type), (self.projects, m.project)):
+            if value:
+                counter[value] += step
+                if not counter[value]:
+                    del counter[value]
+
+    def newest(self, keys: list[SortKey]) -> list[Memory]:
+        by_key = self.by_key
+        return [by_key[key] for key in reversed(keys)]
+
+    def dated(self, since: dt.date, before: dt.date | None = None) -> list[Memory]:
+        """Memories dated `since` or later (and before `before`), newest first."""
+        start = bisect.bisect_left(self.keys, (since,))
+        end = len(self.keys) if before is None else bisect.bisect_left(self.keys, (before,))
+        return self.newest(self.keys[start:end])
+
+
+def of_kind(memories: Sequence[Memory]) -> list[Memory]:
+    return [m for m in memories if m.kind is Kind.SHORT_TERM]
+
+
+def _sort_key(m: Memory) -> SortKey:
+    return (m.date or dt.date.min, m.path.removeprefix(Kind.SHORT_TERM.folder + "/"))
+
+
+def _sorted_counts(counted: Counter[str]) -> dict[str, int]:
+    return dict(sorted(counted.items(), key=lambda item: (-item[1], item[0])))
+
+
+_SHORT_TERM = ShortTermOrder()
+_SHORT_TERM_LOCK = threading.Lock()
+
+
 def build_short_term(
     memories: Sequence[Memory],
     old: Mapping[str, Any] | None,
     today: dt.date,
     stamp: str,
     previous: Mapping[str, Mapping[str, Any]] | None = None,
+    order: ShortTermOrder | None = None,
 ) -> Built:
-    """The short-term index: every key samantha-llm's worker reads, newest first."""
+    """The short-term index: every key samantha-llm's worker reads, newest first, from the
+    short-term records of `memories` (the whole tree's, or only short-term ones).
+
+    `order` (default: the one kept between calls) is updated to `memories` first.
+    """
     kind = Kind.SHORT_TERM
-    good, bad = readable(memories)
     entry = _entries(kind, old, previous)
-    prefix = kind.folder + "/"
-    # This runs after every write, over 70% of the tree: keys are made in plain loops, without a
-    # function call per memory.
-    newest = _sorted_by(good, [(m.date or dt.date.min, m.path.removeprefix(prefix)) for m in good])
-    newest.reverse()
+    with _SHORT_TERM_LOCK:
+        order = order or _SHORT_TERM
+        order.update(memories)
+        # Days 0-30 are recent, 31-90 older (dates in the future are recent too).
+        recent = order.dated(today - dt.timedelta(days=RECENT_DAYS))
+        older = order.dated(
+            today - dt.timedelta(days=OLDER_DAYS), today - dt.timedelta(days=RECENT_DAYS)
+        )
+        critical = order.newest(order.critical)
+        frequent = order.newest(order.frequent)
+        total = len(order.keys)
+        stats = {
+            "by_importance": dict(order.importance),
+            "by_type": _sorted_counts(order.types),
+            "by_project": _sorted_counts(order.projects),
+        }
+        # index.md lists every memory by topic, by file name only.
+        by_topic = {topic: order.groups[topic] for topic in sorted(order.groups)}
+        bad = [m for m in of_kind(memories) if m.path in order.bad] if order.bad else []
 
     def listed(keep: Iterable[Memory]) -> list[dict]:
         return [entry(m) for m in keep]
 
-    recent: list[Memory] = []
-    older: list[Memory] = []
-    for m in newest:
-        if m.date is not None:
-            days = (today - m.date).days
-            if days <= RECENT_DAYS:
-                recent.append(m)
-            elif days <= OLDER_DAYS:
-                older.append(m)
-    by_importance = {"high": 0, "medium": 0, "low": 0}
-    for m in good:
-        by_importance[m.importance or DEFAULT_IMPORTANCE] += 1
     derived: dict[str, Any] = {
         "last_updated": stamp,
-        "total_memories": len(good),
-        "critical": listed(m for m in newest if m.critical),
-        "high_priority": listed(m for m in newest if m.reference_count >= HIGH_PRIORITY_REFERENCES),
+        "total_memories": total,
+        "critical": listed(critical),
+        "high_priority": listed(frequent),
         "recent": {
             "high_importance": listed(m for m in recent if importance(m) == "high"),
             # samantha-llm's worker files everything that is not high here, low included.
@@ -103,13 +219,7 @@ def build_short_term(
     # `older` is not a documented key; hand-kept indexes carry it, and then it is kept current.
     if old and "older" in old:
         derived["older"] = listed(older)
-    derived["stats"] = {
-        "by_importance": by_importance,
-        "by_type": _counts(m.type for m in good),
-        "by_project": _counts(m.project for m in good),
-    }
-    # index.md lists every memory by topic, by file name only.
-    by_topic = _by_first_topic(newest, lambda m: {"file": m.path.removeprefix(prefix)})
+    derived["stats"] = stats
     return Built(
         data=merge_root(derived, old, nested=frozenset({"recent", "stats"})),
         extra={"recent": listed(recent), "older": listed(older), "by_topic": by_topic},

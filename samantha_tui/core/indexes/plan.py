@@ -71,6 +71,18 @@ after a change neither parses it again nor encodes its entries again (every obje
 SharedEntry, which keeps its JSON text, and nothing ever changes one)."""
 
 
+_DUMPED: dict[str, bytes] = {}
+"""The last index.json written at each path in the standard layout (the dump of the data kept in
+_PARSED): while the file holds these bytes it is known not to be hand-laid, without dumping it
+again to see."""
+
+
+def _standard(key: str, raw: bytes) -> bool:
+    known = _DUMPED.get(key)
+    cached = _PARSED.get(key)
+    return known is not None and cached is not None and cached[0] is known and known == raw
+
+
 def _load(raw: bytes, rel: str = "") -> tuple[dict[str, Any] | None, str | None]:
     """The parsed index, or None and the reason it cannot be used."""
     cached = _PARSED.get(rel)
@@ -99,10 +111,11 @@ def _build(
     key_of: EntryKey | None = None,
     memories: list[Memory] | None = None,
 ) -> Built:
+    if kind is Kind.SHORT_TERM:
+        # The whole tree: what changed in it is found faster than its short-term list is made.
+        return build_short_term(memories or tree.memories, old, today, stamp, previous)
     if memories is None:
         memories = tree.of_kind(kind)
-    if kind is Kind.SHORT_TERM:
-        return build_short_term(memories, old, today, stamp, previous)
     if kind is Kind.LONG_TERM:
         return build_long_term(memories, old, today, stamp, previous)
     if kind is Kind.CURRENT_TASKS:
@@ -261,7 +274,8 @@ def _plan_kind(
     scope = scope or Scope()
     json_rel, md_rel = f"{kind.folder}/{INDEX_JSON}", f"{kind.folder}/{INDEX_MD}"
     old_json, old_md = _read(root, json_rel), _read(root, md_rel)
-    old, problem = _load(old_json, f"{root}/{json_rel}") if old_json is not None else (None, None)
+    json_key = f"{root}/{json_rel}"
+    old, problem = _load(old_json, json_key) if old_json is not None else (None, None)
     keys = KindScope(kind, tree, scope)
     previous = _previous_entries(kind, tree, old, keys, scope.previous) if old else {}
     stamp = old.get("last_updated") if old else None
@@ -273,7 +287,9 @@ def _plan_kind(
     new_json = dump_json(built.data)
     hand_laid = False
     if new_json != old_json:
-        hand_laid = old_json is not None and old is not None and dump_json(old) != old_json
+        hand_laid = old_json is not None and old is not None and not _standard(json_key, old_json)
+        # Dumped again only when this process did not write these very bytes in that layout.
+        hand_laid = hand_laid and dump_json(old) != old_json
         if hand_laid:
             # Laid out by someone else's hand: only what changed is written, in that layout.
             if not same(built.data, old):
@@ -283,7 +299,9 @@ def _plan_kind(
             # `last_updated` moves only with a real change, so regenerating is quiet in git.
             built, new_json = _restamped_json(new_json, built, today.isoformat())
         # Once written, the next change starts from this very data (its entries' text kept).
-        _PARSED[f"{root}/{json_rel}"] = (new_json, built.data)
+        _PARSED[json_key] = (new_json, built.data)
+        if not hand_laid:
+            _DUMPED[json_key] = new_json
 
     new_md = _markdown(kind, built, old_md, keys.in_scope, keys.key_of)
 
