@@ -232,10 +232,15 @@ def test_removing_entries_tied_to_no_file_is_listed_then_done_only_when_asked(
     assert "removed infra-notes (active): tied to no file" in out
     assert "run again with --yes" in out
     assert (root / TASKS / "index.json").read_bytes() == before
+    short_before = (root / ST / "index.json").read_bytes()
     assert main(["index", "--remove-stale", "--yes", str(root)]) == 0
     assert _project(root, "infra-notes") is None
-    assert _project(root, "Gateway Refactor") is not None
-    assert (root / TASKS / "index.md").read_text().endswith(APPENDED)
+    assert _project(root, "Gateway Refactor") == json.loads(before)["active"][0]
+    md = (root / TASKS / "index.md").read_text()
+    assert "### infra-notes" not in md and "### Gateway Refactor" in md
+    assert md.endswith(APPENDED)
+    # Only what is tied to no file goes; nothing else is brought in step by it.
+    assert (root / ST / "index.json").read_bytes() == short_before
 
 
 def test_the_worker_appending_beside_the_app_is_never_overwritten(root: Path) -> None:

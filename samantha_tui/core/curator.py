@@ -172,7 +172,8 @@ class Curator:
         project with no folder, an entry whose file is gone), each named in its reason.
         """
         with self._lock:
-            scope = Scope(remove_stale=True) if remove_stale else None
+            # Only the entries tied to no file: bringing the rest in step is `r`'s plan.
+            scope = Scope(frozenset(), remove_stale=True) if remove_stale else None
             updates = plan_updates(
                 self.store.tree, self.store.root, self.store.today(), None, scope
             )

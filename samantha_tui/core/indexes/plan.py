@@ -27,7 +27,7 @@ from .patch import InScope, patch_data
 from .procedural import build_procedural
 from .projects import build_current_tasks, build_work_experience
 from .scope import KindScope, Scope, derived_entry
-from .sections import Built, EntryKey, first_by_key, sections, untied
+from .sections import Built, EntryKey, first_by_key, key_field, sections, untied
 
 INDEX_JSON = "index.json"
 INDEX_MD = "index.md"
@@ -159,7 +159,12 @@ def _remember_rendered(data: bytes) -> None:
 
 
 def _markdown(
-    kind: Kind, built: Built, old: bytes | None, in_scope: InScope, key_of: EntryKey
+    kind: Kind,
+    built: Built,
+    old: bytes | None,
+    in_scope: InScope,
+    key_of: EntryKey,
+    old_data: Mapping[str, Any] | None = None,
 ) -> bytes:
     """index.md: rendered, then only its lines of the memories in scope carried onto the file
     on disk, so everything else there (an appended section, a hand-written line) stays.
@@ -186,7 +191,8 @@ def _markdown(
         return new  # rendered whole by this process: nobody else's line is in it
     names = {
         str(entry.get("name")): key
-        for _, items in sections(kind, built.data)
+        for data in (old_data or {}, built.data)
+        for _, items in sections(kind, data)
         for entry in items
         if (key := key_of(entry)) is not None
     }
@@ -303,7 +309,20 @@ def _plan_kind(
         if not hand_laid:
             _DUMPED[json_key] = new_json
 
-    new_md = _markdown(kind, built, old_md, keys.in_scope, keys.key_of)
+    md_scope, md_keys = keys.in_scope, keys.key_of
+    if scope.remove_stale and old:
+        # The lines of the entries being removed go with them: in index.md they are named by
+        # their file (or project name), not by the key the removal gives them.
+        field = key_field(kind)
+        stale = {
+            str(entry.get(field))
+            for _, items in sections(kind, old)
+            for entry in items
+            if keys.plain_key_of(entry) is None
+        }
+        md_scope = lambda key: key in stale or keys.in_scope(key)  # noqa: E731
+        md_keys = lambda entry: keys.plain_key_of(entry) or str(entry.get(field))  # noqa: E731
+    new_md = _markdown(kind, built, old_md, md_scope, md_keys, old)
 
     looked = keys.plain_key_of
     added, removed, disagreeing = (
@@ -343,9 +362,7 @@ def _plan_kind(
         unexplained = "rewritten in the standard layout" if standard else "patched"
         updates.append(IndexUpdate(json_rel, old_json, new_json, tuple(changes or [unexplained])))
     if new_md != old_md:
-        change = (
-            "created from the files" if old_md is None else "the lines of its entries updated"
-        )
+        change = "created from the files" if old_md is None else "the lines of its entries updated"
         updates.append(IndexUpdate(md_rel, old_md, new_md, (change,)))
     return _Planned(tuple(updates), drift, unreadable=problem is not None)
 
