@@ -71,6 +71,9 @@ class ConfirmScreen(DismissOnce, ModalScreen[bool]):
         self.dismiss(True)
 
     def action_switch(self) -> None:
-        cancel = self.query_one("#cancel", Button)
-        other = self.query_one("#confirm", Button) if self.focused is cancel else cancel
-        other.focus()
+        buttons = list(self.query(Button).results(Button))
+        if len(buttons) < 2:
+            return  # closing, or not composed yet: a key from a burst that came too early
+        cancel = next(b for b in buttons if b.id == "cancel")
+        confirm = next(b for b in buttons if b.id == "confirm")
+        (confirm if self.focused is cancel else cancel).focus()
