@@ -347,6 +347,10 @@ def _plan_kind(
     drift = KindDrift(kind, json_rel, added, removed, disagreeing, tuple(findings), notes, kept)
 
     updates: list[IndexUpdate] = []
+    if scope.remove_stale and scope.paths == frozenset() and not untied(kind, old, looked):
+        # Removing entries tied to no file, and this index has none: nothing to write here
+        # (bringing its counts in step is `r`'s plan, not this one's).
+        return _Planned((), drift, unreadable=problem is not None)
     if new_json != old_json:
         changes = [f"{problem}; regenerated from the files"] if problem else []
         if old_json is None:
