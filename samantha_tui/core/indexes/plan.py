@@ -239,6 +239,8 @@ def _previous_entries(
 ) -> dict[str, Mapping[str, Any]]:
     """The index's entry for each memory, less the list items the change took out of its file."""
     found = dict(first_by_key(kind, old, keys.key_of))
+    # The records now at the changed paths, found in one pass over the tree.
+    now = {m.path: m for m in tree.memories if m.path in previous} if previous else {}
     for path, before in previous.items():
         if before.kind not in keys.feeding:
             continue
@@ -246,7 +248,7 @@ def _previous_entries(
         entry = found.get(key)
         if entry is None or not keys.in_scope(key):
             continue
-        after = tree_memory(tree, path)
+        after = now.get(path)
         if before.kind is not kind or after is None:
             continue  # gone (its entry goes) or moved (its entry's lists stay as they are)
         items = _lost_items(kind, before, after)
@@ -256,13 +258,6 @@ def _previous_entries(
                 for field, value in entry.items()
             }
     return found
-
-
-def tree_memory(tree: Tree, path: str) -> Memory | None:
-    for memory in tree.memories:
-        if memory.path == path:
-            return memory
-    return None
 
 
 def _plan_kind(
