@@ -120,7 +120,9 @@ def apply(store: Store, plan: Plan, reindex: bool = True) -> Applied:
             else:
                 run_step(store, writer, index, op, undo)
             touched.extend(touched_by(op))
-    except (StoreError, OSError) as error:
+    except Exception as error:
+        # Anything at all (a bug too, not only a refusal or a file system error): what ran is
+        # undone, so the tree is as it was.
         try:
             _undo(store, undo, writer)
         except (StoreError, OSError) as undo_error:
@@ -129,8 +131,9 @@ def apply(store: Store, plan: Plan, reindex: bool = True) -> Applied:
                 f"({_said(undo_error)}); once that is fixed, `samantha-tui recover --rollback` "
                 "puts every file back"
             ) from None
-        if isinstance(error, ConflictError):
-            # The caller offers reload / keep mine / cancel, so it must know which file it was.
+        if isinstance(error, ConflictError) or not isinstance(error, (StoreError, OSError)):
+            # A conflict: the caller offers reload / keep mine / cancel, so it must know which
+            # file it was. A bug: its traceback is what will get it fixed.
             raise
         raise StoreError(f"{plan.name}: {_said(error)}; nothing was changed") from None
     indexes: list[str] = []
@@ -150,11 +153,14 @@ def apply(store: Store, plan: Plan, reindex: bool = True) -> Applied:
     return Applied(plan, inverse, tuple(touched), tuple(indexes))
 
 
-def _said(error: StoreError | OSError) -> str:
-    """An error in words: the store's own message, or what an OSError means for a person."""
+def _said(error: BaseException) -> str:
+    """An error in words: the store's own message, what an OSError means for a person, or a
+    bug's name and message."""
     if isinstance(error, StoreError):
         return str(error)
-    return str(failure("change", error.filename or "a file", error, "it stopped there"))
+    if isinstance(error, OSError):
+        return str(failure("change", error.filename or "a file", error, "it stopped there"))
+    return f"{type(error).__name__}: {error}"
 
 
 def _journaled(plan: Plan, reindex: bool) -> bool:

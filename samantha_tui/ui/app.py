@@ -13,12 +13,13 @@ import importlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from textual import on, work
+from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Footer, Tabs
+from textual.worker import Worker, WorkerState
 
 from ..core import clock
 from ..core.curator import Curator
@@ -29,7 +30,7 @@ from . import keys, rows
 from .editing import Editing
 from .jump import open_command_palette, open_theme_palette
 from .live import LiveFiles
-from .messages import Changed, ChangeRefused, TreeLoaded, while_shown
+from .messages import Changed, ChangeRefused, TreeLoaded, WorkFailed, while_shown
 from .ordered import OrderedWork
 from .screens.help import HelpScreen
 from .screens.live_screen import LiveScreen
@@ -41,6 +42,7 @@ from .widgets.memory_table import MemoryTable
 from .widgets.preview import Preview
 from .widgets.search_bar import SearchBar
 from .widgets.status_line import StatusLine
+from .workers import background, describe_worker, failure_notice, formatted_traceback
 
 
 class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
@@ -132,7 +134,7 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
 
     # --- data ------------------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="scan")
+    @background(thread=True, exclusive=True, group="scan")
     def load_tree(self) -> None:
         gc.unfreeze()  # a tree read before (ctrl+r) may be collected once replaced
         tree = self.curator.load()
@@ -290,6 +292,24 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
     @while_shown
     def _refused(self, message: ChangeRefused) -> None:
         self.notify(message.message, title="Nothing was written", severity="error", timeout=8)
+
+    # --- failures nobody expected ---------------------------------------------------------------
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The one handler of every worker's failure, the app's and its screens' (messages
+        bubble here): say what failed and keep the app open (see workers.py)."""
+        if event.state is WorkerState.ERROR and event.worker.error is not None:
+            self.post_message(WorkFailed(describe_worker(event.worker), event.worker.error))
+
+    def job_failed(self, error: Exception) -> None:
+        """A queued change raised (see ordered.py): reported like any worker's failure."""
+        self.post_message(WorkFailed("A change", error))
+
+    @on(WorkFailed)
+    def _work_failed(self, message: WorkFailed) -> None:
+        self.log.error(formatted_traceback(message.error))
+        notice = failure_notice(message.what, message.error)
+        self.notify(notice, title="Something went wrong", severity="error", timeout=12)
 
     def action_command_palette(self) -> None:
         open_command_palette(self)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from textual import work
 from textual.timer import Timer
 
 from ..core.atomic import ConflictError, StoreError
@@ -23,6 +22,7 @@ from .messages import Changed, ChangeRefused, FilesChanged, IndexState, while_sh
 from .ordered import in_order
 from .screens.confirm import ConfirmScreen
 from .screens.live_screen import LiveScreen
+from .workers import background
 
 INDEX_QUIET = 1.0
 """Seconds without outside changes before a refused index patch is tried again."""
@@ -42,7 +42,7 @@ class LiveFiles:
         if self.settings.watch:
             self._watch()
 
-    @work(exclusive=True, group="watch")
+    @background(exclusive=True, group="watch")
     async def _watch(self) -> None:
         try:
             async for batch in watch_tree(self.store.root):

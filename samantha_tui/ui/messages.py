@@ -57,6 +57,15 @@ class ChangeRefused(Message):
         self.message = message
 
 
+class WorkFailed(Message):
+    """Background work raised something nobody expected; the app says so and stays open."""
+
+    def __init__(self, what: str, error: BaseException) -> None:
+        super().__init__()
+        self.what = what
+        self.error = error
+
+
 class Conflicted(Message):
     """A change was refused because its file changed on disk since it was read."""
 

@@ -3,6 +3,7 @@
 Separate workers per change would race for the curator's lock, so `c` then `u` pressed quickly
 could undo the change before `c`. Here jobs queue up and a single thread worker drains the queue,
 started when the first job arrives and ending when the queue is empty (tests can wait for it).
+A job that raises is reported and the queue goes on: the next change does not depend on it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from textual import work
+from .workers import background
 
 Method = TypeVar("Method", bound=Callable[..., None])
 
@@ -44,7 +45,7 @@ class OrderedWork:
             self._draining = True
         self._drain()
 
-    @work(thread=True, group="changes")
+    @background(thread=True, group="changes")
     def _drain(self) -> None:
         while True:
             with self._jobs_lock:
@@ -52,4 +53,12 @@ class OrderedWork:
                     self._draining = False
                     return
                 job = self._jobs.popleft()
-            job()
+            try:
+                job()
+            except Exception as error:
+                # One failed change must not stall the ones queued behind it.
+                self.job_failed(error)
+
+    def job_failed(self, error: Exception) -> None:
+        """A queued job raised something the job itself did not expect; the app says so."""
+        raise NotImplementedError

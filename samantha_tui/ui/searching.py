@@ -12,7 +12,6 @@ import gc
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from textual import work
 from textual.widgets import Input
 
 from ..core.model import Kind, Memory
@@ -24,6 +23,7 @@ from .messages import SearchDone, SearchReady, while_shown
 from .rows import Spans
 from .widgets.memory_table import Column, TableRow
 from .widgets.search_bar import SearchBar
+from .workers import background
 
 if TYPE_CHECKING:
     from .tabs import TabSpec
@@ -85,7 +85,7 @@ class Searching:
         if event.input.id == "search-input":
             self.table.focus()
 
-    @work(thread=True, exclusive=True, group="search")
+    @background(thread=True, exclusive=True, group="search")
     def run_search(self, text: str, tab: str, kind: Kind | None) -> None:
         index = self.curator.search_index
         if index is None:
@@ -99,7 +99,7 @@ class Searching:
             query = Query(query.terms, (*query.filters, Filter("kind", kind)))
         self.post_message(SearchDone(text, tab, index.search(query, LISTED)))
 
-    @work(thread=True, exclusive=True, group="search-index")
+    @background(thread=True, exclusive=True, group="search-index")
     def build_search_index(self) -> None:
         self.curator.build_search()
         # The tree and its index are millions of long-lived objects: left to the collector, every

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -54,6 +54,7 @@ from ..bootstrap_rows import (
 )
 from ..widgets.memory_table import LazyRows, MemoryTable
 from ..widgets.preview import Preview
+from ..workers import background
 from .confirm import ConfirmScreen
 from .export import ExportScreen, ExportTarget, save_export
 from .live_screen import LiveScreen
@@ -195,7 +196,7 @@ class BootstrapScreen(LiveScreen):
         curator = self.app.curator
         self._make_plan(self._asked, curator.tree, self.signals(), curator.store.today())
 
-    @work(thread=True, group="bootstrap-plan")
+    @background(thread=True, group="bootstrap-plan")
     def _make_plan(self, number: int, tree: Tree, signals: Signals, today: dt.date) -> None:
         try:
             result = plan(tree, signals, today, self.budget)

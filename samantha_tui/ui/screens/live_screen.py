@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual.screen import Screen
+from textual.worker import Worker
 
 from ...core.indexes import DriftReport
 from .dismiss_once import DismissOnce
@@ -17,3 +18,10 @@ class LiveScreen(DismissOnce, Screen[None]):
 
     def indexes_checked(self, report: DriftReport) -> None:
         """The indexes were compared with the files again (after a regeneration, say)."""
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # A worker's state reaches only the node that started it (the message does not bubble):
+        # hand it to the app's one failure handler.
+        handler = getattr(self.app, "on_worker_state_changed", None)
+        if handler is not None:
+            handler(event)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from rich.console import Group, RenderableType
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -28,6 +28,7 @@ from ..rows import marker
 from ..widgets.counted_tabs import CountedTab, CountedTabs
 from ..widgets.memory_table import Column, LazyRows, MemoryTable, TableRow
 from ..widgets.preview import Preview, format_value
+from ..workers import background
 from .confirm import ConfirmScreen
 from .live_screen import LiveScreen
 
@@ -235,7 +236,7 @@ class ReviewScreen(LiveScreen):
     def tree_changed(self, changed: tuple[str, ...]) -> None:
         self.recompute()
 
-    @work(thread=True, exclusive=True, group="review")
+    @background(thread=True, exclusive=True, group="review")
     def recompute(self) -> None:
         """Run every rule over the newest tree (about half a second at 10,000 memories)."""
         curator = self._app.curator

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from rich.style import Style
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -31,6 +31,7 @@ from ...core.stats import (
     stats,
 )
 from ..rows import IMPORTANCE_STYLE
+from ..workers import background
 from .live_screen import LiveScreen
 
 EIGHTHS = " ▏▎▍▌▋▊▉"
@@ -308,7 +309,7 @@ class StatsScreen(LiveScreen):
         if self.numbers is not None:
             self.show(dataclasses.replace(self.numbers, drift=drift_summary(report)))
 
-    @work(thread=True, exclusive=True, group="stats")
+    @background(thread=True, exclusive=True, group="stats")
     def compute(self, changed: tuple[str, ...] | None) -> None:
         """Numbers first (with the drift known so far), then the drift of the kinds `changed`
         feeds (all kinds when None)."""

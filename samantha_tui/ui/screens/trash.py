@@ -5,7 +5,7 @@ with the reason, and are never restored."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -20,6 +20,7 @@ from ...core.plan import Operation, Plan
 from ...core.scan import PENDING_DIR
 from ..widgets.memory_table import Column, MemoryTable, TableRow
 from ..widgets.preview import Preview
+from ..workers import background
 from .live_screen import LiveScreen
 
 COLUMNS = (Column("Item"), Column("From", 15), Column("Trashed", 16))
@@ -98,7 +99,7 @@ class TrashScreen(LiveScreen):
         # A restore, an undo or a delete elsewhere: each changes what the trash holds.
         self.read_trash()
 
-    @work(thread=True, exclusive=True, group="trash")
+    @background(thread=True, exclusive=True, group="trash")
     def read_trash(self) -> None:
         listing = self.app.curator.store.trash_listing()
         if not get_current_worker().is_cancelled:

@@ -1,0 +1,47 @@
+"""Background work that can fail without taking the app down.
+
+Textual exits the app when a worker raises: a bug in one change, one search or one screen's
+computation would close the curator, taking the person's unsaved form and selection with it. Every
+worker here is started through `background`, which turns that off; the app's one handler
+(`SamanthaApp.on_worker_state_changed`) then says what failed, and the tree is left as the store
+left it (the store undoes a change it could not finish).
+"""
+
+from __future__ import annotations
+
+import traceback
+from typing import Any
+
+from textual import work
+from textual.worker import Worker
+
+
+def background(**options: Any) -> Any:
+    """`textual.work` with `exit_on_error=False`: a failure is reported, the app stays."""
+    return work(exit_on_error=False, **options)
+
+
+def failure_notice(what: str, error: BaseException) -> str:
+    """One line for a person about an unexpected failure (the traceback goes to the log)."""
+    said = str(error) or type(error).__name__
+    return f"{what} failed: {type(error).__name__}: {said}. The tree was left as it was."
+
+
+def describe_worker(worker: Worker[Any]) -> str:
+    """What the worker was doing, in words (its group names the job)."""
+    names = {
+        "changes": "A change",
+        "scan": "Reading the tree",
+        "search": "The search",
+        "search-index": "Building the search index",
+        "watch": "Watching the tree",
+        "stats": "The statistics",
+        "review": "The review",
+        "bootstrap-plan": "The bootstrap preview",
+        "trash": "Reading the trash",
+    }
+    return names.get(worker.group, f"Background work ({worker.name})")
+
+
+def formatted_traceback(error: BaseException) -> str:
+    return "".join(traceback.format_exception(error))
