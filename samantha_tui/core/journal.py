@@ -176,6 +176,11 @@ class Writer:
         record = {"after": dict(done.after), "trash_id": done.trash_id}
         self.write(f"done-{index}.json", record)
 
+    def skipped(self, index: int, reason: str) -> None:
+        """Operation `index` was left out (its file changed since the plan): nothing of it is
+        done, and recovery neither redoes nor undoes it."""
+        self.write(f"done-{index}.json", {"after": {}, "trash_id": None, "skipped": reason})
+
     def undoing(self, index: int) -> None:
         """Operation `index` is about to be undone: from now on it is judged by what is on disk."""
         _unlink(self.base / f"done-{index}.json")

@@ -119,13 +119,16 @@ def _finish(
         before = found.steps.get(index)
         state = judge(store, op, before, None) if before is not None else State.NOT_DONE
         if state is State.DONE:
+            if _trashed_changed(store, op, before or ()):
+                writer.skipped(index, plans.CHANGED)
+                continue
             writer.done(index, _done_now(store, op, before or ()))
             continue
-        count += 1
         if state is State.HALF:
             writer.done(index, _complete_half(store, op, before or ()))
-        else:
-            plans.run_step(store, writer, index, op, [])
+        elif plans.run_step(store, writer, index, op, []) is not None:
+            continue  # its file changed since the plan: skipped, as the batch would have
+        count += 1
     touched = [path for op in ops for path in plans.touched_by(op)]
     kinds = kinds_affected(touched)
     if found.indexes is None:
@@ -133,6 +136,21 @@ def _finish(
     # Only the batch's own entries: the rest of each index stays as it is.
     regenerate(store, kinds, scope=Scope(frozenset(touched)), explain=False)
     return count
+
+
+def _trashed_changed(store: Store, op: plans.Operation, before: tuple[Before, ...]) -> bool:
+    """A trashing cut short after its move, where what went into the trash is not what the plan
+    saw: it is brought back while its place is free (the batch would have done so), and True."""
+    if op.action != "trash" or op.seen is None:
+        return False
+    entry = next((e for e in trash.entries(store.root) if e.path == before[0].path), None)
+    if entry is None or journal.content_digest(entry.item(store.root)) == before[0].digest:
+        return False
+    try:
+        plans.put_back_if_changed(store, op, entry)
+    except plans.Stale:
+        return True
+    return False
 
 
 def _done_now(store: Store, op: plans.Operation, before: tuple[Before, ...]) -> Done:
