@@ -118,6 +118,26 @@ def pending(root: Path) -> Journal | None:
         ) from None
 
 
+def skipped_steps(root: Path) -> dict[int, str]:
+    """The steps of the pending batch it left out (their file changed since its plan), by
+    number, with the reason; read apart from `pending`, which reads them as done."""
+    found: dict[int, str] = {}
+    base = _folder(root)
+    if not base.is_dir():
+        return found
+    for path in base.iterdir():
+        match = _STEP.match(path.name)
+        if match is None or match.group(1) != "done":
+            continue
+        try:
+            reason = _load(path).get("skipped")
+        except (OSError, ValueError):
+            continue  # `pending` has already said what is wrong with it
+        if isinstance(reason, str):
+            found[int(match.group(2))] = reason
+    return found
+
+
 def refuse_if_pending(root: Path) -> None:
     """Raise when an interrupted batch waits: a new change could spoil finishing or undoing it."""
     found = pending(root)

@@ -198,10 +198,9 @@ def _run_all(
     `undo` gets each undo as soon as its step ran and `ran` that step's number, even when a
     failure follows at once; a failure raises with both up to date.
     """
-    ours: dict[str, str | None] = {}
+    progress = Progress(skipped)
     for index, planned in enumerate(plan.operations):
-        op = _as_now(planned, ours)
-        left = _after_skipped(op, skipped)
+        op, left = progress.next(planned)
         try:
             if left is not None:
                 if writer is not None:
@@ -219,28 +218,38 @@ def _run_all(
         if left is not None:
             skipped.append(left)
             continue
-        if op.seen is not None and op.action == "edit":
-            # A later step of this plan on the same file expects what this one wrote.
-            ours[op.path] = undo[-1].expected
+        progress.ran(op, undo[-1].expected if op.action == "edit" else None)
         touched.extend(touched_by(op))
 
 
-def _as_now(op: Operation, ours: Mapping[str, str | None]) -> Operation:
-    """The operation expecting what an earlier step of the same plan left in its file (a memory
-    escalated, then promoted, is copied with the importance the plan itself gave it)."""
-    if op.seen is None or op.path not in ours:
-        return op
-    return dataclasses.replace(op, seen=ours[op.path])
+class Progress:
+    """What the steps run so far mean for the next ones of the same plan."""
 
+    def __init__(self, skipped: list[Skipped] | None = None) -> None:
+        self.skipped = skipped if skipped is not None else []
+        """Steps left out so far (shared with the caller's list)."""
+        self._written: dict[str, str | None] = {}
 
-def _after_skipped(op: Operation, skipped: list[Skipped]) -> Skipped | None:
-    """A step on a file or folder an earlier skipped step concerned is skipped too: a task whose
-    status.md changed is not moved to work experience, a promotion whose copy was skipped does
-    not trash the original."""
-    for earlier in skipped:
-        if _related(earlier.path, op.path) or (op.target and _related(earlier.path, op.target)):
-            return Skipped(op.path, AFTER_SKIPPED)
-    return None
+    def next(self, op: Operation) -> tuple[Operation, Skipped | None]:
+        """The operation as it must run now, or why it is skipped without a look at its file.
+
+        A step on a file an earlier step of the plan edited expects what that edit wrote (a
+        memory escalated, then promoted, is copied with the importance the plan gave it). A step
+        on a file or folder an earlier skipped step concerned is skipped too: a task whose
+        status.md changed is not moved to work experience, a promotion whose copy was skipped
+        does not trash the original.
+        """
+        if op.seen is not None and op.path in self._written:
+            op = dataclasses.replace(op, seen=self._written[op.path])
+        for earlier in self.skipped:
+            if _related(earlier.path, op.path) or (op.target and _related(earlier.path, op.target)):
+                return op, Skipped(op.path, AFTER_SKIPPED)
+        return op, None
+
+    def ran(self, op: Operation, written: str | None) -> None:
+        """Operation `op` ran; `written` is the digest it left in its file (an edit's)."""
+        if op.seen is not None and op.action == "edit" and written is not None:
+            self._written[op.path] = written
 
 
 def _related(first: str, second: str) -> bool:

@@ -113,21 +113,37 @@ def _finish(
     store: Store, found: Journal, ops: list[plans.Operation], writer: journal.Writer
 ) -> int:
     count = 0
-    for index, op in enumerate(ops):
+    left_out = journal.skipped_steps(store.root)
+    progress = plans.Progress()
+    for index, planned in enumerate(ops):
+        op, skipped = progress.next(planned)
+        if index in left_out:
+            progress.skipped.append(plans.Skipped(op.path, left_out[index]))
+            continue
         if index in found.done:
+            progress.ran(op, found.done[index].after.get(op.path))
+            continue
+        if skipped is not None:
+            writer.skipped(index, skipped.reason)
+            progress.skipped.append(skipped)
             continue
         before = found.steps.get(index)
         state = judge(store, op, before, None) if before is not None else State.NOT_DONE
         if state is State.DONE:
             if _trashed_changed(store, op, before or ()):
                 writer.skipped(index, plans.CHANGED)
+                progress.skipped.append(plans.Skipped(op.path, plans.CHANGED))
                 continue
-            writer.done(index, _done_now(store, op, before or ()))
+            writer.done(index, done := _done_now(store, op, before or ()))
+            progress.ran(op, done.after.get(op.path))
             continue
         if state is State.HALF:
             writer.done(index, _complete_half(store, op, before or ()))
-        elif plans.run_step(store, writer, index, op, []) is not None:
-            continue  # its file changed since the plan: skipped, as the batch would have
+        elif (skipped := plans.run_step(store, writer, index, op, [])) is not None:
+            progress.skipped.append(skipped)  # as the batch would have
+            continue
+        else:
+            progress.ran(op, journal.content_digest(store.root / op.path))
         count += 1
     touched = [path for op in ops for path in plans.touched_by(op)]
     kinds = kinds_affected(touched)
