@@ -79,7 +79,17 @@ def run_rule(args: argparse.Namespace) -> int:
         print(f"{len(proposal.candidates)} candidate(s); run again with --yes to apply")
         return 0
     applied = apply(store, plan)
-    print(f"applied: {len(applied.plan.operations)} operation(s); their index entries patched")
+    for skipped in applied.skipped:
+        print(f"skipped: {skipped.describe()}")
+    if applied.skipped:
+        # Not a failure: each skipped file holds a change someone made after the plan.
+        total = len(applied.plan.operations)
+        print(
+            f"applied: {applied.ran} of {total} operation(s); skipped {len(applied.skipped)} "
+            "whose file changed since the plan was made; their index entries patched"
+        )
+        return 0
+    print(f"applied: {applied.ran} operation(s); their index entries patched")
     return 0
 
 

@@ -55,6 +55,16 @@ class Outcome:
     """Index files rewritten because of it."""
     index_error: str | None = None
     """Why the indexes could not be brought up to date (the change itself landed)."""
+    skipped: tuple[plans.Skipped, ...] = ()
+    """Steps of a batch left out because their file changed since the plan was made."""
+
+
+def skipped_notice(skipped: tuple[plans.Skipped, ...], shown: int = 3) -> str:
+    """`skipped 2 changed since the plan was made: a.md, b.md`: a batch's left-out steps in
+    one line for a notice."""
+    names = [edits.name_of(s.path) for s in skipped[:shown]]
+    more = f" and {len(skipped) - shown} more" if len(skipped) > shown else ""
+    return f"skipped {len(skipped)} changed since the plan was made: {', '.join(names)}{more}"
 
 
 class Curator:
@@ -149,7 +159,16 @@ class Curator:
             previous = plans.records_under(self.store, plan)
             applied = plans.apply(self.store, plan, reindex=False)
             self._history.append(applied)
-            return self._after(plan.name, applied.touched, previous, applied)
+            outcome = self._after(plan.name, applied.touched, previous, applied)
+            if not applied.skipped:
+                return outcome
+            # Another program's change is taken in, so the list shows the file as it is now.
+            taken = self.absorb(s.path for s in applied.skipped)
+            changed = tuple(sorted({*outcome.changed, *taken.changed}))
+            message = f"{outcome.message} · {skipped_notice(applied.skipped)}"
+            return dataclasses.replace(
+                outcome, message=message, changed=changed, skipped=applied.skipped
+            )
 
     def undo(self) -> Outcome:
         """Reverse the newest change of this session not yet undone."""

@@ -83,7 +83,7 @@ def edit_fields(
 
 def delete(memories: Iterable[Memory]) -> Plan:
     """Move memories to the trash (a project's status.md takes its whole folder)."""
-    ops = tuple(Operation("trash", m.path, "deleted by you") for m in memories)
+    ops = tuple(Operation("trash", m.path, "deleted by you", seen=m.digest) for m in memories)
     first = name_of(ops[0].path) if ops else "nothing"
     more = f" and {len(ops) - 1} more" if len(ops) > 1 else ""
     return Plan(f"{first}{more} moved to the trash", ops)

@@ -118,6 +118,26 @@ def pending(root: Path) -> Journal | None:
         ) from None
 
 
+def skipped_steps(root: Path) -> dict[int, str]:
+    """The steps of the pending batch it left out (their file changed since its plan), by
+    number, with the reason; read apart from `pending`, which reads them as done."""
+    found: dict[int, str] = {}
+    base = _folder(root)
+    if not base.is_dir():
+        return found
+    for path in base.iterdir():
+        match = _STEP.match(path.name)
+        if match is None or match.group(1) != "done":
+            continue
+        try:
+            reason = _load(path).get("skipped")
+        except (OSError, ValueError):
+            continue  # `pending` has already said what is wrong with it
+        if isinstance(reason, str):
+            found[int(match.group(2))] = reason
+    return found
+
+
 def refuse_if_pending(root: Path) -> None:
     """Raise when an interrupted batch waits: a new change could spoil finishing or undoing it."""
     found = pending(root)
@@ -175,6 +195,11 @@ class Writer:
         """Operation `index` completed."""
         record = {"after": dict(done.after), "trash_id": done.trash_id}
         self.write(f"done-{index}.json", record)
+
+    def skipped(self, index: int, reason: str) -> None:
+        """Operation `index` was left out (its file changed since the plan): nothing of it is
+        done, and recovery neither redoes nor undoes it."""
+        self.write(f"done-{index}.json", {"after": {}, "trash_id": None, "skipped": reason})
 
     def undoing(self, index: int) -> None:
         """Operation `index` is about to be undone: from now on it is judged by what is on disk."""

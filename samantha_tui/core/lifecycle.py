@@ -98,7 +98,7 @@ def prune(tree: Tree) -> Proposal:
             reason = f"{age} days old and not a promotion candidate"
         else:
             continue
-        operation = Operation("trash", memory.path, reason)
+        operation = Operation("trash", memory.path, reason, seen=memory.digest)
         candidates.append(Candidate(memory.path, memory.title, reason, (operation,)))
     return Proposal("prune", _merge_warned(tree, candidates))
 
@@ -126,8 +126,15 @@ def promote(tree: Tree, today: dt.date) -> Proposal:
         target = promoted_name(memory, today, taken)
         taken.add(target)
         operations = (
-            Operation("copy", memory.path, reason, target=target, values={"date": today}),
-            Operation("trash", memory.path, f"promoted to {target}"),
+            Operation(
+                "copy",
+                memory.path,
+                reason,
+                target=target,
+                values={"date": today},
+                seen=memory.digest,
+            ),
+            Operation("trash", memory.path, f"promoted to {target}", seen=memory.digest),
         )
         candidates.append(Candidate(memory.path, memory.title, reason, operations))
     return Proposal("promote", _merge_warned(tree, candidates))
@@ -150,7 +157,7 @@ def escalate(tree: Tree) -> Proposal:
             "mark critical" if key == "critical" else "raise to high" for key in values
         )
         reason = f"referenced {refs} times: {wants}"
-        operation = Operation("edit", memory.path, reason, values=values)
+        operation = Operation("edit", memory.path, reason, values=values, seen=memory.digest)
         candidates.append(Candidate(memory.path, memory.title, reason, (operation,)))
     return Proposal("escalate", tuple(candidates))
 
@@ -225,7 +232,7 @@ def dedupe(tree: Tree) -> Proposal:
     """Trash the poorer of each duplicate pair (fewer references, topics and words)."""
     candidates = []
     for _keep, drop, reason in chosen_pairs(tree):
-        operation = Operation("trash", drop.path, reason)
+        operation = Operation("trash", drop.path, reason, seen=drop.digest)
         candidates.append(Candidate(drop.path, drop.title, reason, (operation,)))
     return Proposal("dedupe", _merge_warned(tree, candidates))
 
@@ -269,8 +276,14 @@ def complete(tree: Tree, today: dt.date, projects: Iterable[str] | None = None) 
         target = f"{Kind.WORK_EXPERIENCE.folder}/{project}"
         operations = (
             Operation(
-                "edit", memory.path, reason, values={"status": "completed", "completed": today}
+                "edit",
+                memory.path,
+                reason,
+                values={"status": "completed", "completed": today},
+                seen=memory.digest,
             ),
+            # No check of its own: the edit before it checks status.md, and a skipped edit
+            # leaves the folder where it is.
             Operation("move", folder, reason, target=target),
         )
         candidates.append(Candidate(folder, memory.title, reason, operations))

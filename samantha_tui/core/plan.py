@@ -9,12 +9,13 @@ it to be finished or rolled back from what is on disk (see recovery.py).
 from __future__ import annotations
 
 import base64
+import dataclasses
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import frontmatter, journal
+from . import frontmatter, journal, trash
 from .atomic import ConflictError, StoreError, digest_bytes, failure
 from .indexes import kinds_affected, regenerate
 from .indexes.plan import INDEX_JSON, INDEX_MD
@@ -48,6 +49,10 @@ class Operation:
     made against (None: the store's own record)."""
     touch_updated: bool = True
     """edit: also set `updated:` to today (curation flags and form saves say False)."""
+    seen: str | None = None
+    """The digest of the file at `path` the plan was made from (a project's status.md for the
+    project): when set, the step is skipped, never applied, if the file no longer holds it.
+    None: no such check (single edits use `expected` and a conflict instead)."""
 
     def describe(self) -> str:
         """One line for a person: what happens to which file."""
@@ -88,14 +93,46 @@ class Plan:
 
 
 @dataclass(frozen=True)
+class Skipped:
+    """A step left out because its file is no longer what the plan saw."""
+
+    path: str
+    reason: str
+
+    def describe(self) -> str:
+        """`<path> <reason>`, one line for a person."""
+        return f"{self.path} {self.reason}"
+
+
+class Stale(Exception):
+    """A step's file changed (or went) since the plan was made: the step is skipped."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path} {reason}")
+        self.skipped = Skipped(path, reason)
+
+
+CHANGED = "changed since the plan was made"
+GONE = "is gone since the plan was made"
+AFTER_SKIPPED = "was left alone: an earlier step on it was skipped"
+
+
+@dataclass(frozen=True)
 class Applied:
-    """What applying a plan did; `inverse` undoes it."""
+    """What applying a plan did; `inverse` undoes it (only the steps that ran)."""
 
     plan: Plan
     inverse: Plan
     touched: tuple[str, ...]
     indexes: tuple[str, ...] = ()
     """Index files rewritten afterwards (when applied with reindex)."""
+    skipped: tuple[Skipped, ...] = ()
+    """Steps not applied because their file changed since the plan was made."""
+
+    @property
+    def ran(self) -> int:
+        """How many operations were applied."""
+        return len(self.inverse.operations)
 
 
 def apply(store: Store, plan: Plan, reindex: bool = True) -> Applied:
@@ -112,19 +149,16 @@ def apply(store: Store, plan: Plan, reindex: bool = True) -> Applied:
     previous = records_under(store, plan) if reindex else {}
     writer = _begin(store, plan) if _journaled(plan, reindex) else None
     undo: list[Operation] = []
+    ran: list[int] = []
     touched: list[str] = []
+    skipped: list[Skipped] = []
     try:
-        for index, op in enumerate(plan.operations):
-            if writer is None:
-                undo.append(run_operation(store, op))
-            else:
-                run_step(store, writer, index, op, undo)
-            touched.extend(touched_by(op))
+        _run_all(store, plan, writer, undo, ran, touched, skipped)
     except Exception as error:
         # Anything at all (a bug too, not only a refusal or a file system error): what ran is
         # undone, so the tree is as it was.
         try:
-            _undo(store, undo, writer)
+            _undo(store, undo, ran, writer)
         except (StoreError, OSError) as undo_error:
             raise StoreError(
                 f"{plan.name}: {_said(error)}; undoing the steps already taken failed too "
@@ -150,7 +184,90 @@ def apply(store: Store, plan: Plan, reindex: bool = True) -> Applied:
     if writer is not None:
         writer.close()
     inverse = Plan(f"undo {plan.name}", tuple(reversed(undo)))
-    return Applied(plan, inverse, tuple(touched), tuple(indexes))
+    return Applied(plan, inverse, tuple(touched), tuple(indexes), tuple(skipped))
+
+
+def _run_all(
+    store: Store,
+    plan: Plan,
+    writer: journal.Writer | None,
+    undo: list[Operation],
+    ran: list[int],
+    touched: list[str],
+    skipped: list[Skipped],
+) -> None:
+    """Run the plan's operations in order, skipping those whose file changed since the plan.
+
+    `undo` gets each undo as soon as its step ran and `ran` that step's number, even when a
+    failure follows at once; a failure raises with both up to date.
+    """
+    progress = Progress(skipped)
+    for index, planned in enumerate(plan.operations):
+        op, left = progress.next(planned)
+        try:
+            if left is not None:
+                if writer is not None:
+                    writer.skipped(index, left.reason)
+            elif writer is None:
+                try:
+                    undo.append(run_operation(store, op))
+                except Stale as stale:
+                    left = stale.skipped
+            else:
+                left = run_step(store, writer, index, op, undo)
+        finally:
+            if len(undo) > len(ran):
+                ran.append(index)
+        if left is not None:
+            skipped.append(left)
+            continue
+        progress.ran(op, undo[-1].expected if op.action == "edit" else None)
+        touched.extend(touched_by(op))
+
+
+class Progress:
+    """What the steps run so far mean for the next ones of the same plan."""
+
+    def __init__(self, skipped: list[Skipped] | None = None) -> None:
+        self.skipped = skipped if skipped is not None else []
+        """Steps left out so far (shared with the caller's list)."""
+        self._written: dict[str, str | None] = {}
+
+    def next(self, op: Operation) -> tuple[Operation, Skipped | None]:
+        """The operation as it must run now, or why it is skipped without a look at its file.
+
+        A step on a file an earlier step of the plan edited expects what that edit wrote (a
+        memory escalated, then promoted, is copied with the importance the plan gave it). A step
+        on a file or folder an earlier skipped step concerned is skipped too: a task whose
+        status.md changed is not moved to work experience, a promotion whose copy was skipped
+        does not trash the original.
+        """
+        if op.seen is not None and op.path in self._written:
+            op = dataclasses.replace(op, seen=self._written[op.path])
+        for earlier in self.skipped:
+            if _related(earlier.path, op.path) or (op.target and _related(earlier.path, op.target)):
+                return op, Skipped(op.path, AFTER_SKIPPED)
+        return op, None
+
+    def ran(self, op: Operation, written: str | None) -> None:
+        """Operation `op` ran; `written` is the digest it left in its file (an edit's)."""
+        if op.seen is not None and op.action == "edit" and written is not None:
+            self._written[op.path] = written
+
+
+def _related(first: str, second: str) -> bool:
+    return first == second or first.startswith(second + "/") or second.startswith(first + "/")
+
+
+def stale_reason(store: Store, op: Operation) -> str | None:
+    """Why the file of a step no longer holds what the plan saw, or None when it does (or the
+    step carries no such check)."""
+    if op.seen is None:
+        return None
+    now = journal.content_digest(store.root / op.path)
+    if now is None:
+        return GONE
+    return None if now == op.seen else CHANGED
 
 
 def _said(error: BaseException) -> str:
@@ -180,12 +297,16 @@ def _begin(store: Store, plan: Plan) -> journal.Writer:
         raise StoreError(f"{plan.name}: {error}") from None
 
 
-def _undo(store: Store, undo: list[Operation], writer: journal.Writer | None) -> None:
-    """Undo the operations done so far, newest first, keeping the journal true at every moment."""
-    for index in reversed(range(len(undo))):
+def _undo(
+    store: Store, undo: list[Operation], ran: list[int], writer: journal.Writer | None
+) -> None:
+    """Undo the operations done so far, newest first, keeping the journal true at every moment.
+
+    `ran` holds the plan's number of each undo's step (skipped steps have none)."""
+    for undo_op, index in reversed(list(zip(undo, ran, strict=True))):
         if writer is not None:
             writer.undoing(index)
-        run_operation(store, undo[index])
+        run_operation(store, undo_op)
         if writer is not None:
             writer.undone(index)
     if writer is not None:
@@ -194,13 +315,25 @@ def _undo(store: Store, undo: list[Operation], writer: journal.Writer | None) ->
 
 def run_step(
     store: Store, writer: journal.Writer, index: int, op: Operation, undo: list[Operation]
-) -> None:
+) -> Skipped | None:
     """Run operation `index` of a journaled batch: recorded before it runs and once it is done.
 
-    Its undo joins `undo` as soon as it ran, so a failure to record it still undoes it.
+    Its undo joins `undo` as soon as it ran, so a failure to record it still undoes it. A step
+    whose file is no longer what the plan saw is skipped, recorded so, and returned.
     """
+    why = stale_reason(store, op)
+    if why is not None:
+        # No step record: recovery has nothing of it to judge, finish or undo.
+        writer.skipped(index, why)
+        return Skipped(op.path, why)
     writer.step(index, _before(store, op))
-    undo.append(run_operation(store, op))
+    try:
+        undo.append(run_operation(store, op))
+    except Stale as stale:
+        # Nothing of it is left done: forget the step, then say it was skipped.
+        writer.undone(index)
+        writer.skipped(index, stale.skipped.reason)
+        return stale.skipped
     after: dict[str, str | None] = {}
     if op.action in ("edit", "write", "project-fields", "index"):
         after[op.path] = journal.content_digest(store.root / op.path)
@@ -209,6 +342,7 @@ def run_step(
         after[created] = journal.content_digest(store.root / created)
     trash_id = undo[-1].target if op.action == "trash" else None
     writer.done(index, journal.Done(after, trash_id))
+    return None
 
 
 def records_under(store: Store, plan: Plan) -> dict[str, Memory]:
@@ -295,6 +429,7 @@ def encode(op: Operation) -> dict[str, Any]:
         "data": None if op.data is None else base64.b64encode(op.data).decode("ascii"),
         "expected": op.expected,
         "touch_updated": op.touch_updated,
+        "seen": op.seen,
     }
 
 
@@ -311,7 +446,30 @@ def decode(data: Mapping[str, Any]) -> Operation:
         data=None if raw is None else base64.b64decode(raw),
         expected=data.get("expected"),
         touch_updated=bool(data.get("touch_updated", True)),
+        # A journal written before steps carried it: no check, as then.
+        seen=data.get("seen"),
     )
+
+
+def put_back_if_changed(store: Store, op: Operation, entry: trash.TrashEntry) -> None:
+    """After trashing: if what went into the trash is not what the plan saw (another program
+    wrote the file between the check and the move), bring it back while its place is free, and
+    raise Stale; the trash never keeps a version the plan did not see as the plan's doing."""
+    item = entry.item(store.root)
+    if entry.path != op.path:
+        # A project's folder went; the plan saw its status.md.
+        item = item / op.path.removeprefix(entry.path + "/")
+    if journal.content_digest(item) == op.seen:
+        return
+    place = store.root / entry.path
+    if place.exists() or place.is_symlink():
+        raise Stale(
+            op.path,
+            f"{CHANGED} as it went to the trash; a new file took its place, so that version "
+            f"stays in the trash as entry {entry.id}",
+        )
+    store.restore(entry.id)
+    raise Stale(op.path, CHANGED)
 
 
 def _tagged(value: Any) -> tuple[str, Any]:
@@ -332,9 +490,18 @@ def _untagged(tag: str, value: Any) -> Any:
 
 
 def run_operation(store: Store, op: Operation) -> Operation:
-    """Do one operation and return the operation that undoes it."""
+    """Do one operation and return the operation that undoes it.
+
+    An operation carrying `seen` raises Stale, having changed nothing, when its file no longer
+    holds what the plan saw.
+    """
+    why = stale_reason(store, op)
+    if why is not None:
+        raise Stale(op.path, why)
     if op.action == "trash":
         entry = store.trash(op.path)
+        if op.seen is not None:
+            put_back_if_changed(store, op, entry)
         return Operation("restore", entry.path, target=entry.id)
     if op.action == "restore":
         store.restore(op.target or "")
@@ -343,7 +510,10 @@ def run_operation(store: Store, op: Operation) -> Operation:
         store.add_file(op.path, op.data or b"")
         return Operation("trash", op.path)
     if op.action == "copy":
-        text = store.safe_path(op.path).read_bytes().decode("utf-8")
+        raw = store.safe_path(op.path).read_bytes()
+        if op.seen is not None and digest_bytes(raw) != op.seen:
+            raise Stale(op.path, CHANGED)
+        text = raw.decode("utf-8")
         try:
             copied = frontmatter.edit(text, dict(op.values))
         except frontmatter.FrontmatterError as error:
@@ -353,13 +523,18 @@ def run_operation(store: Store, op: Operation) -> Operation:
     if op.action in ("edit", "write"):
         before = store.safe_path(op.path).read_bytes()
         if op.action == "edit":
-            written = store.edit(
-                op.path,
-                dict(op.values),
-                op.unset,
-                expected_digest=op.expected,
-                touch_updated=op.touch_updated,
-            )
+            try:
+                written = store.edit(
+                    op.path,
+                    dict(op.values),
+                    op.unset,
+                    expected_digest=op.expected or op.seen,
+                    touch_updated=op.touch_updated,
+                )
+            except ConflictError:
+                if op.seen is None:
+                    raise
+                raise Stale(op.path, CHANGED) from None
         else:
             written = store.write_bytes(op.path, op.data or b"", op.expected or "")
         # What the store wrote, not the file read again: another program may have written since,

@@ -113,19 +113,38 @@ def _finish(
     store: Store, found: Journal, ops: list[plans.Operation], writer: journal.Writer
 ) -> int:
     count = 0
-    for index, op in enumerate(ops):
+    left_out = journal.skipped_steps(store.root)
+    progress = plans.Progress()
+    for index, planned in enumerate(ops):
+        op, skipped = progress.next(planned)
+        if index in left_out:
+            progress.skipped.append(plans.Skipped(op.path, left_out[index]))
+            continue
         if index in found.done:
+            progress.ran(op, found.done[index].after.get(op.path))
+            continue
+        if skipped is not None:
+            writer.skipped(index, skipped.reason)
+            progress.skipped.append(skipped)
             continue
         before = found.steps.get(index)
         state = judge(store, op, before, None) if before is not None else State.NOT_DONE
         if state is State.DONE:
-            writer.done(index, _done_now(store, op, before or ()))
+            if _trashed_changed(store, op, before or ()):
+                writer.skipped(index, plans.CHANGED)
+                progress.skipped.append(plans.Skipped(op.path, plans.CHANGED))
+                continue
+            writer.done(index, done := _done_now(store, op, before or ()))
+            progress.ran(op, done.after.get(op.path))
             continue
-        count += 1
         if state is State.HALF:
             writer.done(index, _complete_half(store, op, before or ()))
+        elif (skipped := plans.run_step(store, writer, index, op, [])) is not None:
+            progress.skipped.append(skipped)  # as the batch would have
+            continue
         else:
-            plans.run_step(store, writer, index, op, [])
+            progress.ran(op, journal.content_digest(store.root / op.path))
+        count += 1
     touched = [path for op in ops for path in plans.touched_by(op)]
     kinds = kinds_affected(touched)
     if found.indexes is None:
@@ -133,6 +152,21 @@ def _finish(
     # Only the batch's own entries: the rest of each index stays as it is.
     regenerate(store, kinds, scope=Scope(frozenset(touched)), explain=False)
     return count
+
+
+def _trashed_changed(store: Store, op: plans.Operation, before: tuple[Before, ...]) -> bool:
+    """A trashing cut short after its move, where what went into the trash is not what the plan
+    saw: it is brought back while its place is free (the batch would have done so), and True."""
+    if op.action != "trash" or op.seen is None:
+        return False
+    entry = next((e for e in trash.entries(store.root) if e.path == before[0].path), None)
+    if entry is None or journal.content_digest(entry.item(store.root)) == before[0].digest:
+        return False
+    try:
+        plans.put_back_if_changed(store, op, entry)
+    except plans.Stale:
+        return True
+    return False
 
 
 def _done_now(store: Store, op: plans.Operation, before: tuple[Before, ...]) -> Done:

@@ -283,7 +283,7 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
                 lines.append("index updated")
             self.notify(
                 " · ".join(lines),
-                severity="warning" if outcome.index_error else "information",
+                severity="warning" if outcome.index_error or outcome.skipped else "information",
                 timeout=4,
             )
         self.after_change(message)
