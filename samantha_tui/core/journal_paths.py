@@ -163,7 +163,7 @@ def _check_no_link(root: Path, rel: str, where: str) -> None:
 
 def _shown(value: object) -> str:
     """A value from the journal as the message shows it: quoted, its control characters escaped."""
-    text = repr(value) if isinstance(value, str) else f"{type(value).__name__} {value!r}"
+    text = repr(value)
     return text if len(text) <= 120 else text[:117] + "..."
 
 
