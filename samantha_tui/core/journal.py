@@ -142,7 +142,9 @@ def begin(root: Path, name: str, operations: Sequence[Mapping[str, Any]], starte
     base = _folder(root)
     if (Path(root) / ".ai").is_symlink():
         # The journal would be made wherever the link points, outside the tree.
-        raise StoreError(".ai is a symbolic link, so no change is recorded there; nothing was written")
+        raise StoreError(
+            ".ai is a symbolic link, so no change is recorded there; nothing was written"
+        )
     if base.exists():
         _remove_folder(base)  # the leftovers of a journal whose removal was cut short
     base.mkdir(parents=True)
@@ -169,9 +171,7 @@ class Writer:
     def __init__(self, root: Path) -> None:
         self.base = _folder(root)
 
-    def write(
-        self, name: str, data: Mapping[str, Any], outcome: str = "no step was taken"
-    ) -> None:
+    def write(self, name: str, data: Mapping[str, Any], outcome: str = "no step was taken") -> None:
         path = self.base / name
         raw = json.dumps(data, indent=2).encode("utf-8") + b"\n"
         try:

@@ -138,9 +138,7 @@ def _is_index(parts: list[str]) -> bool:
 
 def _in_trash_entry(parts: list[str]) -> bool:
     return (
-        len(parts) >= 3
-        and parts[:2] == [".ai", ".trash"]
-        and TRASH_ID.match(parts[2]) is not None
+        len(parts) >= 3 and parts[:2] == [".ai", ".trash"] and TRASH_ID.match(parts[2]) is not None
     )
 
 
@@ -155,7 +153,9 @@ def _check_no_link(root: Path, rel: str, where: str) -> None:
         except FileNotFoundError:
             return  # nothing below a missing folder exists either
         except OSError as error:
-            raise _refused(f"{where} names {rel}, which cannot be looked at ({error.strerror})")
+            raise _refused(
+                f"{where} names {rel}, which cannot be looked at ({error.strerror})"
+            ) from None
         if stat.S_ISLNK(info.st_mode):
             on_the_way = here.relative_to(root).as_posix()
             raise _refused(f"{where} names {rel}, and {on_the_way} is a symbolic link")
@@ -171,4 +171,3 @@ def _refused(why: str) -> StoreError:
     return StoreError(
         f"the journal of an interrupted change in {JOURNAL_DIR} is refused: {why}; {_ADVICE}"
     )
-
