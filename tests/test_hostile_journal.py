@@ -292,9 +292,14 @@ def test_recover_lists_the_files_each_choice_would_change(
     found = journal.pending(root)
     assert found is not None
     shown = preview(store_of(root), found)
-    # Finishing does the 4 steps left, then the indexes; rolling back undoes the 3 done.
-    assert len(shown.finish) == 5 and len(shown.rollback) == 3
-    assert shown.finish[-1].startswith("write, where their entries changed: ")
+    # Finishing does the 4 steps left, then the indexes of the 4 kinds; rolling back undoes
+    # the 3 done.
+    assert len(shown.rollback) == 3
+    assert shown.finish[4:] == tuple(
+        f"write {kind}/{name} (the entries of the changed files)"
+        for kind in (ST, ".ai/long-term-memory/.ai", TASKS, ".ai/work-experience/.ai")
+        for name in ("index.json", "index.md")
+    )
     for done_op, line in zip(reversed(plan.operations[:3]), shown.rollback, strict=True):
         assert done_op.path in line or (done_op.target or "") in line
     for left, line in zip(plan.operations[3:], shown.finish[:4], strict=True):
@@ -328,8 +333,9 @@ async def test_the_start_up_dialog_lists_them_before_its_buttons(
         assert isinstance(app.screen, RecoverScreen)
         text = " ".join(str(s.render()) for s in app.screen.query("Static"))
         assert "Finish would:" in text and "Roll back would:" in text
-        for line in shown.finish + shown.rollback:
+        for line in shown.finish[:PREVIEW_LINES] + shown.rollback:
             assert line in text
+        assert f"and {len(shown.finish) - PREVIEW_LINES} more" in text
 
 
 def test_a_long_list_is_capped_and_markup_stays_text() -> None:

@@ -372,8 +372,7 @@ def _finish_lines(store: Store, found: Journal, ops: list[plans.Operation]) -> l
             lines.append(_forward(op, before))
     touched = [path for op in ops for path in plans.touched_by(op)]
     files = [item.path for item in plans.index_files(store, kinds_affected(touched))]
-    if files:
-        lines.append(f"write, where their entries changed: {', '.join(files)}")
+    lines += [f"write {path} (the entries of the changed files)" for path in files]
     return lines
 
 
