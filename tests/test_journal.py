@@ -381,6 +381,12 @@ def test_a_damaged_journal_is_reported_and_blocks_changes(
 
     plan = {"name": "tidy", "started": "2026-06-15T10:00:00", "operations": [{"bogus": 1}]}
     (root / journal.JOURNAL_DIR / journal.PLAN_FILE).write_text(json.dumps(plan))
+    with pytest.raises(StoreError, match="has the action None, which samantha-tui never makes"):
+        recover(store_of(root), FINISH)
+    # Paths it may act on, but values no operation can hold.
+    odd = {"action": "edit", "path": KEEP, "values": 5}
+    plan["operations"] = [odd]
+    (root / journal.JOURNAL_DIR / journal.PLAN_FILE).write_text(json.dumps(plan))
     with pytest.raises(StoreError, match="operations that cannot be read"):
         recover(store_of(root), FINISH)
     assert main(["recover", "--rollback", str(root)]) == 1

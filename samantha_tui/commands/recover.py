@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ..core import journal
-from ..core.recovery import FINISH, ROLLBACK, recover
+from ..core.recovery import FINISH, ROLLBACK, Preview, index_drift, preview, recover
 from ..core.store import Store
 from .common import EXIT_PROBLEMS, locate, tree_argument
 
@@ -28,17 +28,44 @@ def run(args: argparse.Namespace) -> int:
     store = Store(locate(args))
     if args.finish or args.rollback:
         print(recover(store, FINISH if args.finish else ROLLBACK).describe())
+        _print_drift(index_drift(store))
         return 0
     found = journal.pending(store.root)
     leftovers = journal.temporary_files(store.root)
-    if found is None and not leftovers:
+    drifting = index_drift(store) if found is None else ()
+    if found is None and not leftovers and not drifting:
         print("nothing was interrupted")
         return 0
+    if found is None and not leftovers:
+        print("nothing was interrupted, but index files lag behind the memory files")
+        _print_drift(drifting)
+        return EXIT_PROBLEMS
     if found is not None:
         print(f"interrupted: {found.describe()} (started {found.started})")
+        _print_preview(preview(store, found))
     for rel in leftovers:
         print(f"leftover of an interrupted write: {rel}")
+    _print_drift(drifting)
     what = "complete it" if found is not None else "remove the leftovers"
     undo = ", or --rollback to put every file back as it was" if found is not None else ""
     print(f"run `samantha-tui recover --finish` to {what}{undo}", file=sys.stderr)
     return EXIT_PROBLEMS
+
+
+def _print_preview(shown: Preview) -> None:
+    """Every file each choice would change, before the person makes it."""
+    for heading, lines in (("finish would:", shown.finish), ("roll back would:", shown.rollback)):
+        print(heading)
+        for line in lines or ("change nothing",):
+            print(f"  {line}")
+
+
+def _print_drift(drifting: tuple[str, ...]) -> None:
+    """Index files a kill left behind the memory files (no journal records that)."""
+    for line in drifting:
+        print(f"index drift: {line}")
+    if drifting:
+        print(
+            "run `samantha-tui index --check` to see the drift, `samantha-tui index` to patch it",
+            file=sys.stderr,
+        )

@@ -16,11 +16,13 @@ import json
 import os
 import re
 import shutil
+import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import journal_paths
 from .atomic import StoreError, digest_bytes, digest_of, failure, write_atomic
 from .model import Problem
 
@@ -81,10 +83,12 @@ def _folder(root: Path) -> Path:
 
 
 def pending(root: Path) -> Journal | None:
-    """The interrupted batch in this tree, or None; reads only. A damaged journal raises."""
+    """The interrupted batch in this tree, or None; reads only. A damaged journal raises, and so
+    does one naming any path recovery may not act on (see journal_paths): it is refused whole."""
+    journal_paths.check_folder(root)
     base = _folder(root)
     plan_path = base / PLAN_FILE
-    if not plan_path.is_file():
+    if not os.path.lexists(plan_path):
         return None
     try:
         plan = _load(plan_path)
@@ -101,9 +105,11 @@ def pending(root: Path) -> Journal | None:
                 done[number] = Done(dict(data["after"]), data.get("trash_id"))
         indexes_path = base / INDEXES_FILE
         indexes = None
-        if indexes_path.is_file():
+        if os.path.lexists(indexes_path):
             indexes = tuple(_before(item) for item in _load(indexes_path)["before"])
-        return Journal(
+        if not isinstance(plan["operations"], list):
+            raise ValueError("its operations are not a list")
+        found = Journal(
             name=str(plan["name"]),
             started=str(plan["started"]),
             operations=tuple(plan["operations"]),
@@ -116,6 +122,8 @@ def pending(root: Path) -> Journal | None:
             f"the journal of an interrupted change in {JOURNAL_DIR} cannot be read ({error}); "
             f"look at it, then remove that folder by hand"
         ) from None
+    journal_paths.check(root, found)
+    return found
 
 
 def skipped_steps(root: Path) -> dict[int, str]:
@@ -152,8 +160,13 @@ def begin(root: Path, name: str, operations: Sequence[Mapping[str, Any]], starte
     """Start the journal of a batch: its plan is on disk before any operation runs."""
     refuse_if_pending(root)
     base = _folder(root)
+    if (Path(root) / ".ai").is_symlink():
+        # The journal would be made wherever the link points, outside the tree.
+        raise StoreError(
+            ".ai is a symbolic link, so no change is recorded there; nothing was written"
+        )
     if base.exists():
-        shutil.rmtree(base)  # the leftovers of a journal whose removal was cut short
+        _remove_folder(base)  # the leftovers of a journal whose removal was cut short
     base.mkdir(parents=True)
     plan = {
         "format": FORMAT,
@@ -165,7 +178,7 @@ def begin(root: Path, name: str, operations: Sequence[Mapping[str, Any]], starte
     try:
         writer.write(PLAN_FILE, plan)
     except (StoreError, TypeError) as error:
-        shutil.rmtree(base, ignore_errors=True)
+        _remove_folder(base, ignore_errors=True)
         if isinstance(error, StoreError):
             raise
         raise StoreError(f"cannot record this change ({error}); nothing was written") from None
@@ -178,14 +191,14 @@ class Writer:
     def __init__(self, root: Path) -> None:
         self.base = _folder(root)
 
-    def write(self, name: str, data: Mapping[str, Any]) -> None:
+    def write(self, name: str, data: Mapping[str, Any], outcome: str = "no step was taken") -> None:
         path = self.base / name
         raw = json.dumps(data, indent=2).encode("utf-8") + b"\n"
         try:
             # A step run again (finishing after a crash) replaces the record of its first try.
             write_atomic(path, raw, f"{JOURNAL_DIR}/{name}", digest_of(path))
         except OSError as error:
-            raise failure("write", f"{JOURNAL_DIR}/{name}", error, "no step was taken") from None
+            raise failure("write", f"{JOURNAL_DIR}/{name}", error, outcome) from None
 
     def step(self, index: int, before: Iterable[Before]) -> None:
         """Operation `index` is about to run; this is what it changes, as it is now."""
@@ -211,7 +224,9 @@ class Writer:
 
     def indexes(self, before: Iterable[Before]) -> None:
         """Every operation completed; regeneration of these index files begins."""
-        self.write(INDEXES_FILE, {"before": [_record(item) for item in before]})
+        record = {"before": [_record(item) for item in before]}
+        # Every step already ran: only the index files are still to write.
+        self.write(INDEXES_FILE, record, "the index files were not written")
 
     def indexes_undone(self) -> None:
         """The index files have their old bytes back; later steps may change them again."""
@@ -220,7 +235,7 @@ class Writer:
     def close(self) -> None:
         """The batch is over (done or wholly undone): remove its journal, plan first."""
         _unlink(self.base / PLAN_FILE)
-        shutil.rmtree(self.base, ignore_errors=True)
+        _remove_folder(self.base, ignore_errors=True)
 
 
 def _unlink(path: Path) -> None:
@@ -235,8 +250,24 @@ def _unlink(path: Path) -> None:
         ) from None
 
 
+def _remove_folder(base: Path, ignore_errors: bool = False) -> None:
+    """rmtree of the journal folder itself, never of what a link in its place points to."""
+    if base.is_symlink() or not base.is_dir():
+        if ignore_errors:
+            return
+        raise StoreError(f"{JOURNAL_DIR} is not a plain folder; move it away, then try again")
+    shutil.rmtree(base, ignore_errors=ignore_errors)
+
+
 def _load(path: Path) -> dict[str, Any]:
-    data = json.loads(path.read_bytes())
+    # O_NOFOLLOW: a journal file that is a link would read bytes from anywhere into the plan;
+    # O_NONBLOCK: a FIFO in its place must not hang the start.
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            raise ValueError(f"{path.name} is not a plain file")
+        raw = file.read()
+    data = json.loads(raw)
     if not isinstance(data, dict):
         raise ValueError(f"{path.name} is not a JSON object")
     return data
@@ -302,13 +333,14 @@ def temporary_files(root: Path) -> list[str]:
 def leftovers(root: Path) -> bool:
     """True when a journal folder is there without a plan: its removal was cut short."""
     base = _folder(root)
-    return base.exists() and not (base / PLAN_FILE).exists()
+    # A link in its place is no leftover of ours: pending() refuses it, nothing removes it.
+    return base.is_dir() and not base.is_symlink() and not os.path.lexists(base / PLAN_FILE)
 
 
 def remove_leftovers(root: Path) -> None:
     """Remove a journal folder left without its plan (nothing in it is pending)."""
     if leftovers(root):
-        shutil.rmtree(_folder(root))
+        _remove_folder(_folder(root))
 
 
 def problems(root: Path) -> tuple[Problem, ...]:

@@ -175,12 +175,9 @@ def apply(store: Store, plan: Plan, reindex: bool = True) -> Applied:
         if reindex and touched:
             indexes = _reindex(store, writer, touched, previous)
     except (StoreError, OSError) as error:
-        # The change itself is whole, so the batch is over; only a crash leaves its journal.
-        if writer is not None:
-            writer.close()
-        if isinstance(error, OSError):
-            raise failure("index", plan.name, error, "the change itself was made") from None
-        raise
+        # Every step ran but the indexes lag behind: the journal stays, so that finishing
+        # it (`recover`, or the app's start) writes them from what it recorded.
+        raise _indexes_not_written(plan, writer, error) from None
     if writer is not None:
         writer.close()
     inverse = Plan(f"undo {plan.name}", tuple(reversed(undo)))
@@ -268,6 +265,23 @@ def stale_reason(store: Store, op: Operation) -> str | None:
     if now is None:
         return GONE
     return None if now == op.seen else CHANGED
+
+
+def _indexes_not_written(
+    plan: Plan, writer: journal.Writer | None, error: StoreError | OSError
+) -> StoreError:
+    """The true outcome of a failure at the index step: the change is made, its indexes are
+    not, and (journaled) the journal waits to write them."""
+    if isinstance(error, OSError):
+        error = failure("write", error.filename or "an index file", error, "it is unchanged")
+    if writer is None:
+        advice = "run `samantha-tui index` to write them"
+    else:
+        advice = "run `samantha-tui recover --finish` (or restart samantha-tui) to write them"
+    return StoreError(
+        f"{plan.name}: every step was applied, but the index files were not written "
+        f"({error}); {advice}"
+    )
 
 
 def _said(error: BaseException) -> str:

@@ -18,9 +18,10 @@ from pathlib import Path
 from . import journal, trash
 from . import plan as plans
 from .atomic import StoreError, digest_of
-from .indexes import kinds_affected, regenerate
+from .indexes import drift, kinds_affected, regenerate
 from .indexes.scope import Scope
 from .journal import Before, Done, Journal
+from .model import Kind
 from .store import Store
 
 FINISH = "finish"
@@ -360,3 +361,128 @@ def _drop(name: Path, twin: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+# --- what recovery would touch ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Preview:
+    """The files finishing and rolling back would change, one line per operation, in order."""
+
+    finish: tuple[str, ...]
+    rollback: tuple[str, ...]
+
+
+def preview(store: Store, found: Journal) -> Preview:
+    """What `recover` would do to which root-relative files, judged from disk; writes nothing.
+
+    Each step is judged as recovery judges it (one that never ran is left out of a rollback,
+    one found done out of finishing); a step that cannot be judged says so.
+    """
+    try:
+        ops = [plans.decode(data) for data in found.operations]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        unreadable = ("nothing: the journal names operations that cannot be read",)
+        return Preview(unreadable, unreadable)
+    finish, rollback = _finish_lines(store, found, ops), _rollback_lines(store, found, ops)
+    return Preview(tuple(finish), tuple(rollback))
+
+
+def _finish_lines(store: Store, found: Journal, ops: list[plans.Operation]) -> list[str]:
+    lines: list[str] = []
+    for index, op in enumerate(ops):
+        if index in found.done:
+            continue
+        before = found.steps.get(index)
+        try:
+            state = judge(store, op, before, None) if before is not None else State.NOT_DONE
+        except (StoreError, OSError) as error:
+            lines.append(f"stop: cannot tell whether it did {op.describe()} ({error})")
+            continue
+        if state is State.HALF:
+            lines.append(f"finish: {_forward(op, before)} (found half done)")
+        elif state is State.NOT_DONE:
+            lines.append(_forward(op, before))
+    touched = [path for op in ops for path in plans.touched_by(op)]
+    files = [item.path for item in plans.index_files(store, kinds_affected(touched))]
+    lines += [f"write {path} (the entries of the changed files)" for path in files]
+    return lines
+
+
+def _forward(op: plans.Operation, before: tuple[Before, ...] | None) -> str:
+    """An operation not yet done, said by the files it changes."""
+    if op.action == "trash":
+        # A project's status.md takes its folder along (the store's rule), known once started.
+        return f"move {before[0].path if before else _trash_target(op.path)} to the trash"
+    if op.action == "restore":
+        return f"restore {op.path} from trash entry {op.target}"
+    if op.action == "copy":
+        return f"create {op.target} (a copy of {op.path})"
+    if op.action == "project-fields":
+        return f"write {op.path} (project {op.target})"
+    if op.action in ("edit", "write"):
+        return f"rewrite {op.path}"
+    return op.describe()
+
+
+def _trash_target(rel: str) -> str:
+    project = any(rel.startswith(kind.folder + "/") for kind in Kind if kind.is_project_kind)
+    if project and rel.endswith("/status.md") and rel.count("/") > 3:
+        return rel.rsplit("/", 1)[0]
+    return rel
+
+
+def _rollback_lines(store: Store, found: Journal, ops: list[plans.Operation]) -> list[str]:
+    lines = [
+        f"put back {item.path}"
+        if item.digest is not None
+        else f"move {item.path} to the trash (the change created it)"
+        for item in found.indexes or ()
+        if digest_of(store.root / item.path) != item.digest
+    ]
+    for index in sorted(found.steps, reverse=True):
+        op, before = ops[index], found.steps[index]
+        try:
+            state = judge(store, op, before, found.done.get(index))
+        except (StoreError, OSError) as error:
+            lines.append(f"stop: cannot tell whether it did {op.describe()} ({error})")
+            continue
+        if state is not State.NOT_DONE:
+            half = " (found half done)" if state is State.HALF else ""
+            lines.append(_backward(op, before) + half)
+    return lines
+
+
+def _backward(op: plans.Operation, before: tuple[Before, ...]) -> str:
+    """Undoing an operation that ran, said by the files it changes."""
+    item = before[0]
+    if op.action in ("edit", "write", "project-fields", "index"):
+        if item.digest is None:
+            return f"move {item.path} to the trash (the change created it)"
+        return f"put back the previous content of {item.path}"
+    if op.action in ("add", "copy"):
+        return f"move {item.path} to the trash"
+    if op.action == "trash":
+        return f"restore {item.path} from the trash"
+    if op.action == "restore":
+        return f"move {op.path} back to the trash"
+    return f"move {op.target} back to {op.path}"
+
+
+# --- index drift a kill can leave ---------------------------------------------------------------
+
+
+def index_drift(store: Store) -> tuple[str, ...]:
+    """The index files that differ from the memory files, as one line each; none when in step.
+
+    The app patches its indexes after a batch's journal is closed, so a kill in between leaves
+    drift no journal records: this is how `recover` still finds it. Reads the whole tree.
+    """
+    store.scan()
+    report = drift(store.tree, store.root, store.today())
+    return tuple(
+        f"{kind.path} ({kind.kind.label}) drifted from the memory files"
+        for kind in report.kinds
+        if kind.drifted
+    )

@@ -20,14 +20,17 @@ from textual.widgets import Button, Static
 from ...core import journal
 from ...core.atomic import StoreError
 from ...core.journal import Journal
-from ...core.recovery import FINISH, ROLLBACK, recover
+from ...core.recovery import FINISH, ROLLBACK, Preview, preview, recover
 from ...core.store import Store
 from .button_choices import ButtonChoices
+from .refused_journal import RefusedJournalScreen
 
 if TYPE_CHECKING:
     from ..app import SamanthaApp
 
 LATER = "later"
+PREVIEW_LINES = 8
+"""Lines of each choice's file list shown; the rest are counted."""
 
 
 class RecoverScreen(ButtonChoices, ModalScreen[str]):
@@ -44,9 +47,10 @@ class RecoverScreen(ButtonChoices, ModalScreen[str]):
         Binding("right", "switch(1)", "Next button", show=False, id="recover.next"),
     ]
 
-    def __init__(self, interrupted: Journal) -> None:
+    def __init__(self, interrupted: Journal, shown: Preview | None = None) -> None:
         super().__init__(classes="dialog")
         self._interrupted = interrupted
+        self._shown = shown
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
@@ -67,6 +71,7 @@ class RecoverScreen(ButtonChoices, ModalScreen[str]):
             Text(f"{interrupted.describe()}."),
             Text(f"Started {interrupted.started.replace('T', ' ')}.", style="dim"),
             Text(),
+            *_touched_lines(self._shown),
             Text.assemble(("  f  Finish     ", "bold"), "do the steps that are left"),
             Text.assemble(("  r  Roll back  ", "bold"), "put every file back as it was before"),
             Text.assemble(
@@ -76,12 +81,27 @@ class RecoverScreen(ButtonChoices, ModalScreen[str]):
         return Text("\n").join(lines)
 
 
+def _touched_lines(shown: Preview | None) -> list[Text]:
+    """What each choice would change, before its key is pressed (capped; the dialog scrolls)."""
+    if shown is None:
+        return []
+    lines: list[Text] = []
+    for heading, items in (("Finish would:", shown.finish), ("Roll back would:", shown.rollback)):
+        lines.append(Text(heading, style="bold"))
+        # Paths come from the tree: plain Text, never markup.
+        lines += [Text(f"  {item}") for item in items[:PREVIEW_LINES]] or [Text("  nothing")]
+        if len(items) > PREVIEW_LINES:
+            lines.append(Text(f"  and {len(items) - PREVIEW_LINES} more", style="dim"))
+        lines.append(Text())
+    return lines
+
+
 def offer_recovery(app: SamanthaApp) -> None:
     """On start-up: when a change was interrupted, ask what to do about it."""
     try:
         interrupted = journal.pending(app.store.root)
     except StoreError as error:
-        app.notify(str(error), title="Interrupted change", severity="error", timeout=10)
+        app.push_screen(RefusedJournalScreen(str(error)))
         return
     if interrupted is None:
         return
@@ -90,7 +110,7 @@ def offer_recovery(app: SamanthaApp) -> None:
         if choice in (FINISH, ROLLBACK):
             app.run_in_order(functools.partial(_recover, app, str(choice)))
 
-    app.push_screen(RecoverScreen(interrupted), chosen)
+    app.push_screen(RecoverScreen(interrupted, preview(app.store, interrupted)), chosen)
 
 
 def _recover(app: SamanthaApp, mode: str) -> None:
