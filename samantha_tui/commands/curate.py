@@ -10,7 +10,7 @@ from ..core.model import Kind
 from ..core.plan import Plan, apply
 from ..core.store import Store
 from ..core.subconscious import MERGE_COMMAND
-from .common import open_store, tree_argument
+from .common import open_store, print_unpatched, tree_argument
 
 RULES = {
     "prune": "move stale short-term memories to the trash",
@@ -80,6 +80,7 @@ def run_rule(args: argparse.Namespace) -> int:
         return 0
     applied = apply(store, plan)
     print(f"applied: {len(applied.plan.operations)} operation(s); their index entries patched")
+    print_unpatched(store, applied.plan)
     return 0
 
 

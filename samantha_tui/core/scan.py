@@ -5,11 +5,11 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import gc
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from .json_read import read_json
 from .model import (
     CONFIDENCE_WORDS,
     Kind,
@@ -181,7 +181,7 @@ def read_pending(root: Path) -> tuple[list[PendingUpdate], list[Problem]]:
     for path in sorted(folder.glob("*.json")):
         rel = path.relative_to(root).as_posix()
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = read_json(path)
         except (OSError, ValueError) as error:
             problems.append(Problem(rel, f"pending update is not readable JSON: {error}"))
             continue
@@ -224,7 +224,7 @@ def read_sessions(root: Path) -> list[StagedSession]:
         return sessions
     for path in sorted(p for p in folder.iterdir() if p.is_dir() and _visible(p.name)):
         try:
-            status = json.loads((path / "status.json").read_text(encoding="utf-8")).get("status")
+            status = read_json(path / "status.json").get("status")
         except (OSError, ValueError, AttributeError):
             status = "unknown"
         memories = tuple(
