@@ -10,6 +10,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from .json_read import NotRegular, kind_of, read_regular
+
 
 class StoreError(Exception):
     """A change the store refused or could not make; the message says what to do."""
@@ -68,11 +70,22 @@ def digest_bytes(data: bytes) -> str:
 
 
 def digest_of(path: Path) -> str | None:
-    """sha256 of the file's bytes, or None when it does not exist."""
+    """sha256 of the file's bytes, or None when it does not exist.
+
+    Something that is not a regular file (a named pipe, a device) is never opened for reading,
+    which could wait forever: its digest stands for its type, so it never matches a file's.
+    """
     try:
-        return digest_bytes(path.read_bytes())
+        return digest_bytes(read_regular(path))
     except FileNotFoundError:
         return None
+    except NotRegular:
+        return irregular_digest(os.stat(path).st_mode)
+
+
+def irregular_digest(mode: int) -> str:
+    """The digest that stands for something that is not a regular file, by its type."""
+    return digest_bytes(f"\0not a regular file: {kind_of(mode)}".encode("ascii"))
 
 
 def _fsync_dir(folder: Path) -> None:

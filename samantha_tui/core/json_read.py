@@ -8,6 +8,7 @@ other broken file, at any depth of the caller's own stack.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -87,19 +88,24 @@ def read_regular(path: str | os.PathLike[str], limit: int | None = None) -> byte
     """
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise NotRegular(f"not a regular file ({kind_of(mode)})")
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegular(f"not a regular file ({kind_of(info.st_mode)})")
         chunks: list[bytes] = []
         left = limit
+        # Sized by fstat (one byte more, to see the end at once): a small file takes one read.
+        size = info.st_size + 1
         while left is None or left > 0:
-            chunk = os.read(fd, 1 << 20 if left is None else min(left, 1 << 20))
+            chunk = os.read(fd, size if left is None else min(size, left))
             if not chunk:
                 break
             chunks.append(chunk)
             if left is not None:
                 left -= len(chunk)
-        return b"".join(chunks)
+            size = 1 << 16  # it grew while being read
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     finally:
         os.close(fd)
 

@@ -6,10 +6,11 @@ import contextlib
 import datetime as dt
 import gc
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
-from .json_read import read_json
+from .json_read import kind_of, read_json
 from .model import (
     CONFIDENCE_WORDS,
     Kind,
@@ -162,6 +163,24 @@ def _unlisted_warning(kind: Kind, rel: str) -> Problem | None:
     return None
 
 
+IRREGULAR = "not a regular file ({what}); skipped: never read, it goes where its project goes"
+
+
+def irregular_files(root: Path, rels: tuple[str, ...]) -> list[Problem]:
+    """A warning for each of a project's files that is a named pipe, a socket or a device: no
+    digest, index or preview opens it (a pipe would wait for a writer forever)."""
+    found: list[Problem] = []
+    for rel in rels:
+        try:
+            mode = os.lstat(f"{root}/{rel}").st_mode
+        except OSError:
+            continue
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+            message = IRREGULAR.format(what=kind_of(mode))
+            found.append(Problem(rel, message, severity=Severity.WARNING))
+    return found
+
+
 def _leads_out(root: Path, path: Path | os.DirEntry[str]) -> bool:
     """A symlink that takes its path outside the tree."""
     return os.path.islink(path) and outside_root(root, Path(path)) is not None
@@ -273,6 +292,8 @@ def _read_memories(root: Path, today: dt.date) -> tuple[list[Memory], list[Probl
         # Sorted by full path: the store finds records by bisection in this order.
         for rel, companions in sorted(paths):
             memories.append(cache.read(rel, kind, today, companions))
+            if companions:
+                problems.extend(irregular_files(root, companions))
     cache.save()
     return memories, problems, unlisted
 
