@@ -225,5 +225,6 @@ def move_into_new_folder(source: Path, target: Path) -> None:
 def _temporary_prefix(path: Path) -> str:
     """`.name.`, the name cut so that with mkstemp's 8 characters and `.tmp` it stays within the
     255 bytes a file name may have: a memory with the longest name can still be edited."""
-    name = path.name.encode("utf-8")[:200].decode("utf-8", "ignore")
+    # surrogateescape: a name's bytes that are not UTF-8 are counted and kept as they are.
+    name = path.name.encode("utf-8", "surrogateescape")[:200].decode("utf-8", "surrogateescape")
     return f".{name}."
