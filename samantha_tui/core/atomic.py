@@ -141,12 +141,14 @@ def write_atomic(path: Path, data: bytes, rel: str, expected: str | None) -> Non
     """
     if digest_of(path) != expected:
         raise ConflictError(rel)
+    owner: tuple[int, int] | None = None
     try:
-        mode = path.stat().st_mode & 0o7777
+        info = path.stat()
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
     else:
-        if not mode & 0o222:
+        mode, owner = info.st_mode & 0o7777, (info.st_uid, info.st_gid)
+        if not mode & 0o222 or not _may_write(path):
             raise StoreError(
                 f"cannot write {rel} (it is unchanged): the file is read-only; "
                 f"make it writable (chmod u+w), {_AGAIN}"
@@ -157,9 +159,10 @@ def write_atomic(path: Path, data: bytes, rel: str, expected: str | None) -> Non
         try:
             _write_all(fd, data)
             os.fsync(fd)
+            _keep_owner(fd, owner)
+            os.fchmod(fd, mode)  # after the chown, which may clear set-id bits
         finally:
             os.close(fd)
-        os.chmod(tmp, mode)
         # Checked again at the last moment: another program may have written while we worked.
         if digest_of(path) != expected:
             raise ConflictError(rel)
@@ -176,6 +179,30 @@ def write_atomic(path: Path, data: bytes, rel: str, expected: str | None) -> Non
         with contextlib.suppress(OSError):
             tmp.unlink()
     _fsync_dir(path.parent)
+
+
+def _may_write(path: Path) -> bool:
+    """Whether the running user may write this file, judged by trying (ownership and ACLs, not
+    mode bits): opened for writing without truncating, without blocking, then closed."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except PermissionError:
+        return False
+    os.close(fd)
+    return True
+
+
+def _keep_owner(fd: int, owner: tuple[int, int] | None) -> None:
+    """Give the replacement the old file's owner and group. As a user other than root this is a
+    no-op for oneself and fails for a group one is not in: then the mode is kept and the write
+    goes on, as an editor's save would."""
+    if owner is None:
+        return
+    now = os.fstat(fd)
+    if (now.st_uid, now.st_gid) == owner:
+        return
+    with contextlib.suppress(OSError):
+        os.fchown(fd, *owner)
 
 
 def _umask() -> int:
