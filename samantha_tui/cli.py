@@ -56,8 +56,18 @@ def run_ui(argv: list[str]) -> int:
     return 0
 
 
+def _show_any_name() -> None:
+    """A file name whose bytes are not UTF-8 prints as `\\udcff` instead of stopping the command
+    (Python holds such a byte as a lone surrogate, which a UTF-8 terminal cannot take)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", "") == "strict":
+            reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _show_any_name()
     parser = build_parser()
     try:
         wants_help = any(a in ("-h", "--help", "--version") for a in argv)

@@ -263,10 +263,15 @@ def test_a_value_of_another_json_type_is_written_anew() -> None:
     assert same(json.loads(result), new)
 
 
-def test_text_that_would_not_read_back_falls_back_to_the_standard_layout() -> None:
+def test_a_lone_surrogate_is_escaped_in_the_files_own_layout() -> None:
     text = '{\n    "a": "caf\u00e9"\n}'
-    new = {"a": "\ud800"}  # a lone surrogate: UTF-8 cannot hold it raw
-    assert rewrite_json(text.encode(), json.loads(text), new) == dump_json(new)
+    new = {"a": "\ud800"}  # a lone surrogate (a file name's byte): UTF-8 cannot hold it raw
+    result = rewrite_json(text.encode(), json.loads(text), new)
+    assert result == b'{\n    "a": "\\ud800"\n}' and json.loads(result) == new
+
+
+def test_text_that_would_not_read_back_falls_back_to_the_standard_layout() -> None:
+    new = {"a": "\ud800"}
     assert rewrite_json(b"{not json", {}, new) == dump_json(new)
 
 

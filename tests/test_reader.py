@@ -207,4 +207,4 @@ def test_a_named_pipe_is_reported_not_waited_on(tree) -> None:
     os.mkfifo(store.root / ST / "pipe.md")
     memories = {m.name: m for m in store.scan().memories}
     assert memories["fine.md"].problems == ()
-    assert "not a plain file" in only_problem(memories["pipe.md"]).message
+    assert "not a regular file (a named pipe); skipped" in only_problem(memories["pipe.md"]).message

@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 from ..core import journal
-from ..core.model import Kind, Problem, Severity
+from ..core.indexes.health import json_problems
+from ..core.model import Problem, Severity
 from .common import EXIT_PROBLEMS, open_store, tree_argument
 
 
@@ -57,23 +58,4 @@ def run(args: argparse.Namespace) -> int:
 
 def index_problems(root: Path) -> list[Problem]:
     """Each index.json samantha-llm cannot load (its worker stops on one); nothing is rewritten."""
-    found: list[Problem] = []
-    for kind in Kind:
-        rel = f"{kind.folder}/index.json"
-        try:
-            raw = (root / rel).read_bytes()
-        except OSError:  # missing is normal; an unreadable folder is the scan's to report
-            continue
-        fix = "`samantha-tui index` regenerates it from the memory files"
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            found.append(Problem(rel, f"index.json is not UTF-8 text; {fix}"))
-        except json.JSONDecodeError as error:
-            found.append(
-                Problem(rel, f"index.json is not valid JSON ({error.msg}); {fix}", error.lineno)
-            )
-        else:
-            if not isinstance(data, dict):
-                found.append(Problem(rel, f"index.json is not a JSON object; {fix}", 1))
-    return found
+    return json_problems(root)

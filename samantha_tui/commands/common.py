@@ -6,7 +6,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ..core.indexes import health
 from ..core.locate import find_root
+from ..core.plan import Plan, touched_by
 from ..core.store import Store
 
 EXIT_PROBLEMS = 1
@@ -40,3 +42,10 @@ def open_store(args: argparse.Namespace) -> Store:
     store = Store(locate(args))
     store.scan()
     return store
+
+
+def print_unpatched(store: Store, plan: Plan) -> None:
+    """Say which index a change could not patch (it cannot be read) and so left as it is."""
+    paths = [path for op in plan.operations for path in touched_by(op)]
+    for line in health.unpatched_after(store.root, paths):
+        print(line)

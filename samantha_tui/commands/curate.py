@@ -10,7 +10,7 @@ from ..core.model import Kind
 from ..core.plan import Plan, apply
 from ..core.store import Store
 from ..core.subconscious import MERGE_COMMAND
-from .common import open_store, tree_argument
+from .common import open_store, print_unpatched, tree_argument
 
 RULES = {
     "prune": "move stale short-term memories to the trash",
@@ -88,8 +88,9 @@ def run_rule(args: argparse.Namespace) -> int:
             f"applied: {applied.ran} of {total} operation(s); skipped {len(applied.skipped)} "
             "whose file changed since the plan was made; their index entries patched"
         )
-        return 0
-    print(f"applied: {applied.ran} operation(s); their index entries patched")
+    else:
+        print(f"applied: {applied.ran} operation(s); their index entries patched")
+    print_unpatched(store, applied.plan)
     return 0
 
 

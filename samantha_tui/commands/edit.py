@@ -10,7 +10,7 @@ from ..core import frontmatter
 from ..core.locate import find_root, root_for_file
 from ..core.plan import Operation, Plan, apply
 from ..core.store import Store
-from .common import UserError, tree_option
+from .common import UserError, print_unpatched, tree_option
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -92,4 +92,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"{rel}: updated")
     for index in applied.indexes:
         print(f"{index}: entry patched")
+    if not args.no_index:
+        print_unpatched(store, applied.plan)
     return 0

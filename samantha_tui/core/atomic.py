@@ -10,6 +10,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from .json_read import NotRegular, kind_of, read_regular
+
 
 class StoreError(Exception):
     """A change the store refused or could not make; the message says what to do."""
@@ -68,11 +70,22 @@ def digest_bytes(data: bytes) -> str:
 
 
 def digest_of(path: Path) -> str | None:
-    """sha256 of the file's bytes, or None when it does not exist."""
+    """sha256 of the file's bytes, or None when it does not exist.
+
+    Something that is not a regular file (a named pipe, a device) is never opened for reading,
+    which could wait forever: its digest stands for its type, so it never matches a file's.
+    """
     try:
-        return digest_bytes(path.read_bytes())
+        return digest_bytes(read_regular(path))
     except FileNotFoundError:
         return None
+    except NotRegular:
+        return irregular_digest(os.stat(path).st_mode)
+
+
+def irregular_digest(mode: int) -> str:
+    """The digest that stands for something that is not a regular file, by its type."""
+    return digest_bytes(f"\0not a regular file: {kind_of(mode)}".encode("ascii"))
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -128,12 +141,14 @@ def write_atomic(path: Path, data: bytes, rel: str, expected: str | None) -> Non
     """
     if digest_of(path) != expected:
         raise ConflictError(rel)
+    owner: tuple[int, int] | None = None
     try:
-        mode = path.stat().st_mode & 0o7777
+        info = path.stat()
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
     else:
-        if not mode & 0o222:
+        mode, owner = info.st_mode & 0o7777, (info.st_uid, info.st_gid)
+        if not mode & 0o222 or not _may_write(path):
             raise StoreError(
                 f"cannot write {rel} (it is unchanged): the file is read-only; "
                 f"make it writable (chmod u+w), {_AGAIN}"
@@ -144,9 +159,10 @@ def write_atomic(path: Path, data: bytes, rel: str, expected: str | None) -> Non
         try:
             _write_all(fd, data)
             os.fsync(fd)
+            _keep_owner(fd, owner)
+            os.fchmod(fd, mode)  # after the chown, which may clear set-id bits
         finally:
             os.close(fd)
-        os.chmod(tmp, mode)
         # Checked again at the last moment: another program may have written while we worked.
         if digest_of(path) != expected:
             raise ConflictError(rel)
@@ -163,6 +179,30 @@ def write_atomic(path: Path, data: bytes, rel: str, expected: str | None) -> Non
         with contextlib.suppress(OSError):
             tmp.unlink()
     _fsync_dir(path.parent)
+
+
+def _may_write(path: Path) -> bool:
+    """Whether the running user may write this file, judged by trying (ownership and ACLs, not
+    mode bits): opened for writing without truncating, without blocking, then closed."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except PermissionError:
+        return False
+    os.close(fd)
+    return True
+
+
+def _keep_owner(fd: int, owner: tuple[int, int] | None) -> None:
+    """Give the replacement the old file's owner and group. As a user other than root this is a
+    no-op for oneself and fails for a group one is not in: then the mode is kept and the write
+    goes on, as an editor's save would."""
+    if owner is None:
+        return
+    now = os.fstat(fd)
+    if (now.st_uid, now.st_gid) == owner:
+        return
+    with contextlib.suppress(OSError):
+        os.fchown(fd, *owner)
 
 
 def _umask() -> int:
@@ -212,5 +252,6 @@ def move_into_new_folder(source: Path, target: Path) -> None:
 def _temporary_prefix(path: Path) -> str:
     """`.name.`, the name cut so that with mkstemp's 8 characters and `.tmp` it stays within the
     255 bytes a file name may have: a memory with the longest name can still be edited."""
-    name = path.name.encode("utf-8")[:200].decode("utf-8", "ignore")
+    # surrogateescape: a name's bytes that are not UTF-8 are counted and kept as they are.
+    name = path.name.encode("utf-8", "surrogateescape")[:200].decode("utf-8", "surrogateescape")
     return f".{name}."

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from . import subconscious
+from .json_read import loads as json_loads
+from .json_read import read_regular
 from .lifecycle import Proposal
 from .model import Kind, Tree
 from .plan import Operation, Plan
@@ -175,7 +176,7 @@ class FieldChange:
 def index_changes(store: Store, operation: Operation) -> tuple[FieldChange, ...]:
     """What a `project-fields` operation would change in the current-tasks index entry."""
     try:
-        data = json.loads(store.safe_path(TASKS_INDEX).read_bytes())
+        data = json_loads(read_regular(store.safe_path(TASKS_INDEX)))
     except (OSError, ValueError):
         data = {}
     entry = find_entry(data, operation.target or "") if isinstance(data, dict) else None

@@ -7,7 +7,6 @@ without a `file`, JSON nested too deep to parse) is skipped or reported, never r
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -15,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from .indexes.sections import entries
+from .json_read import TOO_DEEP, TooDeep, read_regular
+from .json_read import loads as json_loads
 from .model import Kind
 
 INDEX_NAME = "index.json"
@@ -83,13 +84,13 @@ def read_index(root: Path, kind: Kind) -> IndexFile:
             return IndexFile(kind, rel, None)
         if path.stat().st_size > MAX_INDEX_BYTES:
             return IndexFile(kind, rel, None, f"larger than {MAX_INDEX_BYTES // 2**20} MB")
-        data = json.loads(path.read_bytes().decode("utf-8-sig"))
+        data = json_loads(read_regular(path).decode("utf-8-sig"))
     except OSError as error:
         return IndexFile(kind, rel, None, f"unreadable: {error.strerror or error}")
     except UnicodeDecodeError:
         return IndexFile(kind, rel, None, "not UTF-8 text")
-    except RecursionError:
-        return IndexFile(kind, rel, None, "nested too deeply to read")
+    except TooDeep:
+        return IndexFile(kind, rel, None, TOO_DEEP)
     except ValueError as error:
         return IndexFile(kind, rel, None, f"not valid JSON: {error}")
     if not isinstance(data, Mapping):

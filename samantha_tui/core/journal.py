@@ -23,7 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from . import journal_paths
-from .atomic import StoreError, digest_bytes, digest_of, failure, write_atomic
+from .atomic import (
+    StoreError,
+    digest_bytes,
+    digest_of,
+    failure,
+    irregular_digest,
+    write_atomic,
+)
+from .json_read import loads, read_regular
 from .model import Problem
 
 JOURNAL_DIR = ".ai/.journal"
@@ -267,7 +275,7 @@ def _load(path: Path) -> dict[str, Any]:
         if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
             raise ValueError(f"{path.name} is not a plain file")
         raw = file.read()
-    data = json.loads(raw)
+    data = loads(raw)  # too deep is a ValueError: a damaged journal, not a crash
     if not isinstance(data, dict):
         raise ValueError(f"{path.name} is not a JSON object")
     return data
@@ -290,10 +298,16 @@ def content_digest(path: Path) -> str | None:
 
     The atomic writer's temporary files do not count: recovery removes them.
     """
-    if path.is_symlink():
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISLNK(info.st_mode):
         return digest_bytes(os.readlink(path).encode("utf-8", "surrogateescape"))
-    if not path.is_dir():
-        return digest_of(path)
+    if not stat.S_ISDIR(info.st_mode):
+        # A named pipe or a device is listed by its type, never opened: reading one waits.
+        regular = stat.S_ISREG(info.st_mode)
+        return digest_of(path) if regular else irregular_digest(info.st_mode)
     summary = hashlib.sha256()
     for dirpath, dirnames, filenames in os.walk(path):
         dirnames.sort()
@@ -302,14 +316,16 @@ def content_digest(path: Path) -> str | None:
                 continue
             file_path = Path(dirpath) / name
             rel = file_path.relative_to(path).as_posix()
-            summary.update(f"{rel}\0{content_digest(file_path)}\n".encode("utf-8", "replace"))
+            # surrogateescape: a name with a byte that is not UTF-8 is summed as its very bytes.
+            line = f"{rel}\0{content_digest(file_path)}\n".encode("utf-8", "surrogateescape")
+            summary.update(line)
     return summary.hexdigest()
 
 
 def file_before(root: Path, rel: str) -> Before:
     """A file a step rewrites in place, with its bytes kept (or absent)."""
     try:
-        raw = (Path(root) / rel).read_bytes()
+        raw = read_regular(Path(root) / rel)
     except FileNotFoundError:
         return Before(rel, None)
     return Before(rel, digest_bytes(raw), raw)

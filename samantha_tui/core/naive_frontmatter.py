@@ -15,6 +15,7 @@ reads its first line, and the refused line is named in a warning. Nothing is fix
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -79,10 +80,12 @@ def fields(lines: list[str]) -> list[Field]:
     for index, line in enumerate(lines):
         text = line.rstrip("\r\n")
         continues = not text.strip() or text[:1] in (" ", "\t", "#") or text.startswith("-")
+        continues = continues and not _hides_a_line(text)
         if start is None or not continues:
             if start is not None:
                 found.append(_trimmed(lines, start, index - 1))
-            start = index if text.strip() and not text.startswith("#") else None
+            starts = text.strip() and (not text.startswith("#") or _hides_a_line(text))
+            start = index if starts else None
     if start is not None:
         found.append(_trimmed(lines, start, len(lines) - 1))
     return found
@@ -93,6 +96,22 @@ def _trimmed(lines: list[str], first: int, last: int) -> Field:
     while last > first and (lines[last].startswith("#") or not lines[last].strip()):
         last -= 1
     return Field(first, last)
+
+
+# Line breaks to YAML (and to Python's splitlines) that samantha-llm, splitting on `\n`, does
+# not see: within one of its lines, YAML reads two.
+_OTHER_BREAKS = re.compile("\r\n?|[\x85\u2028\u2029]")
+
+
+def _hides_a_line(text: str) -> bool:
+    """A comment line (to samantha-llm) where YAML sees a break then text that is no comment:
+    strict YAML reads that text as a line of its own, so the line must be judged as a field."""
+    if not text.startswith("#"):
+        return False
+    return any(
+        piece.strip(" \t") and not piece.lstrip(" \t").startswith("#")
+        for piece in _OTHER_BREAKS.split(text)[1:]
+    )
 
 
 def read(lines: list[str], load: Callable[[str], Any]) -> Reading:

@@ -10,6 +10,8 @@ from typing import Any
 from . import json_spans
 from .atomic import StoreError, digest_bytes
 from .indexes import dump_json
+from .json_read import loads as json_loads
+from .json_read import read_regular
 from .model import Kind
 from .store import Store
 
@@ -32,11 +34,11 @@ class Previous:
 def _load(store: Store) -> tuple[dict[str, Any], bytes]:
     path = store.safe_path(INDEX)
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except FileNotFoundError:
         raise StoreError(f"{INDEX} does not exist; run `samantha-tui index` first") from None
     try:
-        data = json.loads(raw)
+        data = json_loads(raw)
     except ValueError:
         raise StoreError(f"{INDEX} is not valid JSON; fix it or run `samantha-tui index`") from None
     if not isinstance(data, dict):

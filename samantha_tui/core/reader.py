@@ -13,6 +13,7 @@ from typing import Any
 
 from . import frontmatter, schema
 from .atomic import digest_bytes
+from .json_read import NotRegular, kind_of, read_regular
 from .model import Kind, Memory, Problem, Severity
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -111,24 +112,31 @@ def read_memory(
         return failed(f"cannot read: {error.strerror or error}")
     if not stat.S_ISREG(info.st_mode):
         # A folder, a pipe or a device: opening a pipe would wait forever for a writer.
-        return failed("not a plain file; only plain files are read as memories")
+        return failed(not_regular(info.st_mode))
     if info.st_size > MAX_FILE_BYTES:
         mb = info.st_size / (1024 * 1024)
         too_big = f"file is {mb:.1f} MB, over the 5 MB limit; its text was not loaded"
         return failed(too_big, info.st_size)
     try:
+        # Checked again on the open file: a pipe may have taken the file's place since lstat.
         raw = _read_bytes(path)
     except FileNotFoundError:
         return failed("file vanished while reading")
+    except NotRegular:
+        return failed(not_regular(os.stat(path).st_mode))
     except OSError as error:
         return failed(f"cannot read: {error.strerror or error}")
     return memory_from_bytes(rel, kind, raw, today, companions)
 
 
 def _read_bytes(path: str) -> bytes:
-    # Unbuffered: one read sized by fstat, no buffer object; a third of what Path.read_bytes costs.
-    with open(path, "rb", buffering=0) as handle:
-        return handle.readall()
+    # One unbuffered read sized by fstat, after fstat says it is a regular file.
+    return read_regular(path)
+
+
+def not_regular(mode: int) -> str:
+    """Why something found where a memory file should be was not read."""
+    return f"not a regular file ({kind_of(mode)}); skipped: only regular files are read as memories"
 
 
 def _decode(rel: str, raw: bytes) -> tuple[str, list[Problem]]:

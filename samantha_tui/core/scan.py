@@ -5,11 +5,12 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import gc
-import json
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
+from .json_read import kind_of, read_json
 from .model import (
     CONFIDENCE_WORDS,
     Kind,
@@ -162,6 +163,24 @@ def _unlisted_warning(kind: Kind, rel: str) -> Problem | None:
     return None
 
 
+IRREGULAR = "not a regular file ({what}); skipped: never read, it goes where its project goes"
+
+
+def irregular_files(root: Path, rels: tuple[str, ...]) -> list[Problem]:
+    """A warning for each of a project's files that is a named pipe, a socket or a device: no
+    digest, index or preview opens it (a pipe would wait for a writer forever)."""
+    found: list[Problem] = []
+    for rel in rels:
+        try:
+            mode = os.lstat(f"{root}/{rel}").st_mode
+        except OSError:
+            continue
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+            message = IRREGULAR.format(what=kind_of(mode))
+            found.append(Problem(rel, message, severity=Severity.WARNING))
+    return found
+
+
 def _leads_out(root: Path, path: Path | os.DirEntry[str]) -> bool:
     """A symlink that takes its path outside the tree."""
     return os.path.islink(path) and outside_root(root, Path(path)) is not None
@@ -181,7 +200,7 @@ def read_pending(root: Path) -> tuple[list[PendingUpdate], list[Problem]]:
     for path in sorted(folder.glob("*.json")):
         rel = path.relative_to(root).as_posix()
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = read_json(path)
         except (OSError, ValueError) as error:
             problems.append(Problem(rel, f"pending update is not readable JSON: {error}"))
             continue
@@ -224,7 +243,7 @@ def read_sessions(root: Path) -> list[StagedSession]:
         return sessions
     for path in sorted(p for p in folder.iterdir() if p.is_dir() and _visible(p.name)):
         try:
-            status = json.loads((path / "status.json").read_text(encoding="utf-8")).get("status")
+            status = read_json(path / "status.json").get("status")
         except (OSError, ValueError, AttributeError):
             status = "unknown"
         memories = tuple(
@@ -273,6 +292,8 @@ def _read_memories(root: Path, today: dt.date) -> tuple[list[Memory], list[Probl
         # Sorted by full path: the store finds records by bisection in this order.
         for rel, companions in sorted(paths):
             memories.append(cache.read(rel, kind, today, companions))
+            if companions:
+                problems.extend(irregular_files(root, companions))
     cache.save()
     return memories, problems, unlisted
 

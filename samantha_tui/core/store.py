@@ -20,6 +20,7 @@ from .atomic import (
     move_no_replace,
     write_atomic,
 )
+from .json_read import read_regular
 from .model import Kind, Memory, Problem, Tree
 from .reader import memory_from_bytes, outside_root, read_memory
 from .scan import (
@@ -344,7 +345,7 @@ class Store:
 
     def _read(self, path: Path, rel: str) -> bytes:
         try:
-            return path.read_bytes()
+            return read_regular(path)  # a named pipe in a file's place is refused, never waited on
         except FileNotFoundError:
             raise StoreError(f"{rel} no longer exists; nothing was written") from None
         except OSError as error:

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .atomic import StoreError, move_into_new_folder, move_no_replace, write_atomic
+from .json_read import loads as json_loads
+from .json_read import read_json, read_regular
 from .model import Kind, Memory
 from .reader import MAX_FILE_BYTES, memory_from_bytes, outside_root
 from .scan import project_files
@@ -131,8 +133,8 @@ def _read_entry(root: Path, entry_dir: Path) -> TrashEntry | str | None:
         if entry_dir.is_symlink() or not entry_dir.is_dir():
             return "not a trash entry (a file, not a folder); left as it is"
         names = set(os.listdir(entry_dir)) - {ORIGIN_FILE}
-        with open(entry_dir / ORIGIN_FILE, "rb") as handle:
-            raw = handle.read(ORIGIN_LIMIT + 1)  # a huge one is damaged: no need to read it all
+        # A huge one is damaged: no need to read it all.
+        raw = read_regular(entry_dir / ORIGIN_FILE, ORIGIN_LIMIT + 1)
     except FileNotFoundError:
         held = _shown(names)
         if not held:
@@ -141,7 +143,7 @@ def _read_entry(root: Path, entry_dir: Path) -> TrashEntry | str | None:
     except OSError as error:
         return f"cannot read it: {error.strerror or error}"
     try:
-        origin = json.loads(raw.decode("utf-8"))
+        origin = json_loads(raw.decode("utf-8"))
         trashed_at = dt.datetime.fromisoformat(origin["trashed_at"])
         if trashed_at.tzinfo is not None:
             # Written by hand or another tool: compared with naive local times, as put writes.
@@ -231,7 +233,7 @@ def peek(root: Path, entry: TrashEntry, today: dt.date) -> Peek:
     try:
         if item.stat().st_size > MAX_FILE_BYTES:
             return Peek(rel, None, "Over the 5 MB limit: not shown.")
-        raw = item.read_bytes()
+        raw = read_regular(item)
     except FileNotFoundError:
         return Peek(rel, None, "This folder has no status.md.")
     except OSError as error:
@@ -293,7 +295,7 @@ def sweep(root: Path) -> list[str]:
 def _origin_path(entry_dir: Path) -> str | None:
     """The place an entry's origin.json names, when it is readable and inside the memory folders."""
     try:
-        rel = str(json.loads((entry_dir / ORIGIN_FILE).read_text(encoding="utf-8"))["path"])
+        rel = str(read_json(entry_dir / ORIGIN_FILE)["path"])
     except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return None
     return rel if _inside_memory_folders(rel) else None

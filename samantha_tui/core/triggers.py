@@ -14,13 +14,13 @@ The real tool leaves matching to the assistant's judgement; these rules make it 
 from __future__ import annotations
 
 import fnmatch
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .json_read import read_json
 from .model import Kind
 
 CATEGORIES = ("repo", "path", "keyword", "domain")
@@ -125,7 +125,7 @@ def read_strategy(root: Path) -> LoadingStrategy:
         return LoadingStrategy()
     rel = path.relative_to(root).as_posix()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path)
     except (OSError, ValueError):
         return LoadingStrategy(source=f"default ({rel} is not readable JSON)")
     strategy = data.get("loading_strategy") if isinstance(data, dict) else None

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..json_spans import NotPatchable, elements_at, object_at
 from .jsonfmt import dump_json
+from .odd_names import json_escaped
 
 _LINE_LEAD = re.compile(r"[ \t]*")
 _SPACE = re.compile(r"[ \t\r\n]*")
@@ -116,10 +117,13 @@ class _Writer:
     ) -> str:
         """value as json.dumps writes it in this file's style, starting on a line at indent."""
         if one_line:
-            return json.dumps(value, ensure_ascii=self.ensure_ascii, separators=(item_sep, colon))
+            line = json.dumps(value, ensure_ascii=self.ensure_ascii, separators=(item_sep, colon))
+            return line if self.ensure_ascii else json_escaped(line)
         dumped = json.dumps(
             value, ensure_ascii=self.ensure_ascii, indent=self.unit, separators=(",", colon)
         )
+        if not self.ensure_ascii:
+            dumped = json_escaped(dumped)  # a name's byte that is not UTF-8 cannot be raw
         # json.dumps escapes every newline inside a string: each one left is the layout's.
         return dumped.replace("\n", self.newline + indent)
 

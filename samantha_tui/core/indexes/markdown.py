@@ -7,6 +7,7 @@ from typing import Any
 
 from ..model import Kind
 from .jsonfmt import SharedEntry
+from .odd_names import markdown_bytes
 from .sections import Built, entries
 
 NONE = "None."
@@ -201,4 +202,4 @@ def render_markdown(kind: Kind, built: Built) -> bytes:
     lines = _RENDERERS[kind](built)
     while lines and not lines[-1]:
         lines.pop()
-    return ("\n".join(lines) + "\n").encode("utf-8")
+    return markdown_bytes("\n".join(lines) + "\n")

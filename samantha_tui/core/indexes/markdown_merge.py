@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..model import Kind
+from .odd_names import markdown_name
 
 _MEMORY_LINE = re.compile(rb"^- `([^`\n]+)`(?: - |\s*$)")
 _HEADER = re.compile(
@@ -70,7 +71,7 @@ def _parse(
             h3 = bare
             items.append(_Item("heading", [line], (h2, h3), bare.decode("utf-8", "replace")))
         elif not blocks and (match := _MEMORY_LINE.match(bare)):
-            items.append(_Item("unit", [line], (h2, h3), match.group(1).decode("utf-8", "replace")))
+            items.append(_Item("unit", [line], (h2, h3), markdown_name(match.group(1))))
         elif match := _HEADER.match(bare):
             items.append(_Item("header", [line], (h2, h3), match.group(1).decode()))
         else:
@@ -87,7 +88,7 @@ def block_keys(kind: Kind, names: Mapping[str, str]) -> Callable[[bytes, list[by
         if kind is Kind.PROCEDURAL:
             for line in block[1:]:
                 if match := _FILE_LINE.match(line):
-                    return match.group(1).decode("utf-8", "replace")
+                    return markdown_name(match.group(1))
             return None
         return names.get(heading.decode("utf-8", "replace").strip())
 

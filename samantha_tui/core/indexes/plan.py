@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import StoreError, digest_bytes
+from ..json_read import TOO_DEEP, TooDeep, read_regular
+from ..json_read import loads as json_loads
 from ..model import Kind, Memory, Tree
 from ..scan import PENDING_DIR
 from ..store import Store
@@ -56,7 +58,7 @@ class _Planned:
 
 def _read(root: Path, rel: str) -> bytes | None:
     try:
-        return (root / rel).read_bytes()
+        return read_regular(root / rel)
     except FileNotFoundError:
         return None
     except OSError as error:
@@ -89,9 +91,9 @@ def _load(raw: bytes, rel: str = "") -> tuple[dict[str, Any] | None, str | None]
     if cached is not None and cached[0] == raw:
         return cached[1], None
     try:
-        data = json.loads(raw.decode("utf-8"), object_hook=SharedEntry)
-    except RecursionError:
-        return None, "index.json is nested too deep to read"
+        data = json_loads(raw.decode("utf-8"), object_hook=SharedEntry)
+    except TooDeep:
+        return None, f"index.json is {TOO_DEEP}"
     except (UnicodeDecodeError, ValueError):
         return None, "index.json is not valid JSON"
     if not isinstance(data, dict):
@@ -420,12 +422,14 @@ def regenerate(
     tied to no file are kept unless it says `remove_stale`). `automatic` (after a change, not
     asked for) leaves alone a kind whose index.json cannot be read: it may be another program's
     half-written file, or hold a person's edits to repair, so it is reported and rebuilt only on
-    request. Once every write landed, `settled` (when given, and only for a whole-tree scope)
-    gets each kind's drift as it now is. Without `explain` the updates do not list what changed
+    request; so does every patch scoped to a change's paths, asked for or not. Once every write
+    landed, `settled` (when given, and only for a whole-tree scope) gets each kind's drift as it
+    now is. Without `explain` the updates do not list what changed
     in the entries: only `samantha-tui index` and the `r` plan show it.
     """
     planned = _planned(store.tree, store.root, today or store.today(), kinds, explain, scope)
-    if automatic:
+    if automatic or (scope is not None and scope.paths is not None):
+        # A change's patch never rebuilds an index it cannot read: `health.unpatched` says so.
         planned = [kind_plan for kind_plan in planned if not kind_plan.unreadable]
     updates = [update for kind_plan in planned for update in kind_plan.updates]
     write_updates(store, updates)
