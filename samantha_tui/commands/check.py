@@ -15,6 +15,7 @@ from pathlib import Path
 from ..core import journal
 from ..core.model import Kind, Problem, Severity
 from .common import EXIT_PROBLEMS, open_store, tree_argument
+from .output import print_json
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
                 for p in problems
             ],
         }
-        print(json.dumps(payload, indent=2))
+        print_json(payload)
     else:
         for problem in problems:
             prefix = "warning: " if problem.severity is Severity.WARNING else ""

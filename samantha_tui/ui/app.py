@@ -10,12 +10,13 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import importlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
+from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Footer, Tabs
@@ -40,6 +41,7 @@ from .widgets.counted_tabs import CountedTab, CountedTabs
 from .widgets.memory_table import MemoryTable
 from .widgets.preview import Preview
 from .widgets.search_bar import SearchBar
+from .visible_text import ControlCharacterFilter, visible, visible_lines
 from .widgets.status_line import StatusLine
 
 
@@ -70,6 +72,12 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
         self.init_searching()
         self.init_ordered()
         self.init_live()
+        self._control_filter = ControlCharacterFilter()
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, then the guard that keeps tree text's control characters (ESC,
+        OSC, C1, bidi overrides) from ever reaching the terminal, whichever widget painted them."""
+        return [*super().get_line_filters(), self._control_filter]
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -308,7 +316,13 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
     ) -> None:
         """Show a notice as plain text, whatever the caller asks: notices name memories, and a
         title or file name like `[bold]x[/]` must show as typed (as markup, `[/]` would raise)."""
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+        super().notify(
+            visible_lines(message),
+            title=visible(title),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
 
     # --- actions ---------------------------------------------------------------------------------
 
