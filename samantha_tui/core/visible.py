@@ -54,3 +54,19 @@ def has_hidden_characters(text: str, *, multi_line: bool = False) -> bool:
     """Whether showing this text would change it (so it cannot be edited as shown)."""
     pattern = _MULTI_LINE if multi_line else _ONE_LINE
     return pattern.search(text) is not None
+
+
+def visible_with_spans(
+    text: str, spans: tuple[tuple[int, int], ...] | list[tuple[int, int]]
+) -> tuple[str, list[tuple[int, int]]]:
+    """`visible(text)` and the same spans (a search's matches) moved to where they now fall."""
+    moved = [0] * (len(text) + 1)  # moved[i]: where original offset i lands in the shown text
+    out: list[str] = []
+    length = 0
+    for index, char in enumerate(text):
+        moved[index] = length
+        piece = visible(char)
+        out.append(piece)
+        length += len(piece)
+    moved[len(text)] = length
+    return "".join(out), [(moved[start], moved[end]) for start, end in spans]

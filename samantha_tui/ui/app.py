@@ -37,11 +37,11 @@ from .screens.live_screen import LiveScreen
 from .screens.recover import offer_recovery
 from .searching import Searching
 from .tabs import TABS, WIDE, TabSpec
+from .visible_text import ControlCharacterFilter, visible, visible_lines
 from .widgets.counted_tabs import CountedTab, CountedTabs
 from .widgets.memory_table import MemoryTable
 from .widgets.preview import Preview
 from .widgets.search_bar import SearchBar
-from .visible_text import ControlCharacterFilter, visible, visible_lines
 from .widgets.status_line import StatusLine
 
 
@@ -107,7 +107,7 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
         self._apply_settings()
         self.table.empty_message = "Reading memories…"
         self.table.focus()
-        self.status_line.update(str(self.store.root))
+        self.status_line.update(visible(str(self.store.root)))
         self.load_tree()
         self.start_watching()
         offer_recovery(self)  # reads only: nothing is written until the person chooses

@@ -64,7 +64,9 @@ def _rich(style: str | Style) -> Style:
 
 # C0, DEL, C1, bidi controls, line separators: all zero cells wide, so dropping them keeps every
 # strip its width. Lone surrogates (a non-UTF-8 file name) are one cell: they become U+FFFD.
-_ZERO_WIDTH = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+_ZERO_WIDTH = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]"
+)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 

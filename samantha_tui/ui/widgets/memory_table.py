@@ -20,6 +20,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
 from ..visible_text import visible_text
 
 
