@@ -25,6 +25,7 @@ from ...core.model import Kind, Memory, Tree, short_path
 from ...core.subconscious import MERGE_COMMAND, SessionMerge
 from ..diff_view import side_by_side
 from ..rows import marker
+from ..visible_text import visible_text
 from ..widgets.counted_tabs import CountedTab, CountedTabs
 from ..widgets.memory_table import Column, LazyRows, MemoryTable, TableRow
 from ..widgets.preview import Preview, format_value
@@ -323,7 +324,7 @@ class ReviewScreen(LiveScreen):
             f"{s.short.lower()} {len(picked[s.rule])}" for s in SECTIONS if s.rule in picked
         )
         text = Text.assemble(("Batch: ", "bold"), parts, ("  ·  Enter applies", "dim"))
-        self.query_one("#review-batch", Static).update(text)
+        self.query_one("#review-batch", Static).update(visible_text(text))
 
     async def _show_side(self) -> None:
         note = self.query_one("#review-note", Static)
@@ -338,12 +339,12 @@ class ReviewScreen(LiveScreen):
             return
         if self.section.rule == SESSIONS:
             preview.display = False
-            note.update(self._session_note(key))
+            note.update(visible_text(self._session_note(key), multi_line=True))
             return
         candidate = self.review.candidate(self.section.rule, key)
         if candidate is None:
             return
-        note.update(self._note(candidate))
+        note.update(visible_text(self._note(candidate), multi_line=True))
         kept = self.review.kept.get(key)
         memory = self._memory_of(self.section, candidate)
         if self.section.rule == "dedupe" and kept is not None and memory is not None:
