@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from rich.console import Group, RenderableType
 from rich.segment import Segment
 from rich.style import Style, StyleType
 from rich.text import Text
@@ -26,6 +27,7 @@ __all__ = [
     "shown_content",
     "visible",
     "visible_lines",
+    "visible_renderable",
     "visible_text",
 ]
 
@@ -56,6 +58,16 @@ def visible_text(text: Text, *, multi_line: bool = False) -> Text:
         start = offset + 1
     out.append_text(text[start:])
     return out
+
+
+def visible_renderable(renderable: RenderableType) -> RenderableType:
+    """`visible_text` (keeping line breaks) for a Text or each Text of a Group; other renderables
+    (tables of rows built with `shown`) as they are."""
+    if isinstance(renderable, Text):
+        return visible_text(renderable, multi_line=True)
+    if isinstance(renderable, Group):
+        return Group(*(visible_renderable(part) for part in renderable.renderables))
+    return renderable
 
 
 def _rich(style: str | Style) -> Style:

@@ -25,7 +25,7 @@ from ...core.model import Kind, Memory, Tree, short_path
 from ...core.subconscious import MERGE_COMMAND, SessionMerge
 from ..diff_view import side_by_side
 from ..rows import marker
-from ..visible_text import visible_text
+from ..visible_text import visible_renderable, visible_text
 from ..widgets.counted_tabs import CountedTab, CountedTabs
 from ..widgets.memory_table import Column, LazyRows, MemoryTable, TableRow
 from ..widgets.preview import Preview, format_value
@@ -344,7 +344,7 @@ class ReviewScreen(LiveScreen):
         candidate = self.review.candidate(self.section.rule, key)
         if candidate is None:
             return
-        note.update(visible_text(self._note(candidate), multi_line=True))
+        note.update(visible_renderable(self._note(candidate)))
         kept = self.review.kept.get(key)
         memory = self._memory_of(self.section, candidate)
         if self.section.rule == "dedupe" and kept is not None and memory is not None:
