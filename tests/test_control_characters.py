@@ -340,6 +340,9 @@ async def test_every_tab_and_the_preview_show_escapes(root: Path) -> None:
         assert app.table.select_key(RECENT)
         await settle(pilot)
         assert_shows(app, visible(TITLE), visible(f"body {EVIL}"), visible(f"t{EVIL}"))
+        # The list row too, BEL included (a rich Text made from the raw title would drop it).
+        row = app.table.render_line(1 + app.table.cursor).text
+        assert visible("st \x1b]0;pwned\x07") in row
         assert_screen_clean(app)
 
 

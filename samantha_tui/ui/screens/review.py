@@ -25,7 +25,7 @@ from ...core.model import Kind, Memory, Tree, short_path
 from ...core.subconscious import MERGE_COMMAND, SessionMerge
 from ..diff_view import side_by_side
 from ..rows import marker
-from ..visible_text import visible_renderable, visible_text
+from ..visible_text import shown, visible_renderable, visible_text
 from ..widgets.counted_tabs import CountedTab, CountedTabs
 from ..widgets.memory_table import Column, LazyRows, MemoryTable, TableRow
 from ..widgets.preview import Preview, format_value
@@ -281,7 +281,7 @@ class ReviewScreen(LiveScreen):
     def _candidate_row(self, section: Section, candidate: Candidate) -> TableRow:
         memory = self._memory_of(section, candidate)
         mark = marker(memory) if memory is not None else Text("")
-        cells = (mark, Text(candidate.title), Text(candidate.reason, style="dim"))
+        cells = (mark, shown(candidate.title), shown(candidate.reason, style="dim"))
         return TableRow(candidate.path, cells)
 
     def _memory_of(self, section: Section, candidate: Candidate) -> Memory | None:
@@ -500,7 +500,7 @@ class ReviewScreen(LiveScreen):
 
 def _session_row(path: str, session: str) -> TableRow:
     name = path.rsplit("/", 1)[-1] if path != session else "(no memory files)"
-    cells = (Text(""), Text(name), Text(f"session {session.rsplit('/', 1)[-1]}", style="dim"))
+    cells = (Text(""), shown(name), shown(f"session {session.rsplit('/', 1)[-1]}", style="dim"))
     return TableRow(path, cells)
 
 
