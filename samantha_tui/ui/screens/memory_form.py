@@ -165,9 +165,8 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
         if self.memory is None:
             # The path is shown below, as the title makes it (#form-file).
             return Text(f"New memory in {self.kind.label}", style="bold")
-        heading = shown(self.memory.title, style="bold")
-        heading.append(f"\n{visible(self.memory.path)}", style="dim")
-        return heading
+        title, path = visible(self.memory.title), visible(self.memory.path)
+        return Text.assemble((title, "bold"), "\n", (path, "dim"))
 
     def _controls(self, spec: FieldSpec) -> ComposeResult:
         raw = self._start.get(spec.key, "")
