@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from . import __version__
 from .commands import bootstrap, check, curate, demo, edit, index, recover, search, trash
 from .commands.common import EXIT_NOT_FOUND, EXIT_PROBLEMS, UserError, tree_option
+from .commands.output import visible_output
 from .core.atomic import StoreError
 from .core.locate import TreeNotFound, find_root
 
@@ -66,8 +67,14 @@ def _show_any_name() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    # Every line a command prints for people (argparse's own messages too) goes out with the
+    # control characters of tree text escaped; JSON output is written through print_json.
     _show_any_name()
+    with visible_output():
+        return run_command(list(sys.argv[1:] if argv is None else argv))
+
+
+def run_command(argv: list[str]) -> int:
     parser = build_parser()
     try:
         wants_help = any(a in ("-h", "--help", "--version") for a in argv)

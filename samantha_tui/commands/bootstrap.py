@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from ..core.bootstrap import BootstrapPlan, PlanItem, Signals, Tier, plan
 from ..core.bootstrap_markdown import DISAGREES
 from ..core.model import Kind
 from .common import open_store, tree_argument
+from .output import print_json
 
 _HEADINGS = {
     Tier.CRITICAL: "Critical memories (every session)",
@@ -167,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
     )
     result = plan(store.tree, signals, store.today(), args.budget)
     if args.json:
-        print(json.dumps(as_dict(result), indent=2))
+        print_json(as_dict(result))
     else:
         print("\n".join(render(result)))
     return 0

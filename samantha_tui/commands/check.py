@@ -8,7 +8,6 @@ samantha-llm and samantha-tui use those memories as they are.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from ..core import journal
 from ..core.indexes.health import json_problems
 from ..core.model import Problem, Severity
 from .common import EXIT_PROBLEMS, open_store, tree_argument
+from .output import print_json
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
                 for p in problems
             ],
         }
-        print(json.dumps(payload, indent=2))
+        print_json(payload)
     else:
         for problem in problems:
             prefix = "warning: " if problem.severity is Severity.WARNING else ""

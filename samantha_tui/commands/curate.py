@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from ..core import impact, lifecycle, subconscious
 from ..core.model import Kind
@@ -11,6 +10,7 @@ from ..core.plan import Plan, apply
 from ..core.store import Store
 from ..core.subconscious import MERGE_COMMAND
 from .common import open_store, print_unpatched, tree_argument
+from .output import print_json
 
 RULES = {
     "prune": "move stale short-term memories to the trash",
@@ -115,7 +115,7 @@ def run_review(args: argparse.Namespace) -> int:
             }
             for m in merges
         ]
-        print(json.dumps(payload, indent=2, default=str))
+        print_json(payload, default=str)
         return 0
     for proposal in proposals:
         print(f"{proposal.name} ({len(proposal.candidates)})")

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from ..core.model import Memory
 from ..core.search import SearchIndex
 from .common import UserError, open_store, tree_option
+from .output import print_json
 
 DEFAULT_LIMIT = 20
 
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
                 for hit in result.hits
             ],
         }
-        print(json.dumps(payload, indent=2))
+        print_json(payload)
         return 0
     for hit in result.hits:
         memory = memories[hit.path]

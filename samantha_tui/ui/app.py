@@ -10,12 +10,13 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import importlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
+from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Footer, Tabs
@@ -37,6 +38,7 @@ from .screens.live_screen import LiveScreen
 from .screens.recover import offer_recovery
 from .searching import Searching
 from .tabs import TABS, WIDE, TabSpec
+from .visible_text import ControlCharacterFilter, visible, visible_lines
 from .widgets.counted_tabs import CountedTab, CountedTabs
 from .widgets.memory_table import MemoryTable
 from .widgets.preview import Preview
@@ -72,6 +74,12 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
         self.init_searching()
         self.init_ordered()
         self.init_live()
+        self._control_filter = ControlCharacterFilter()
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, then the guard that keeps tree text's control characters (ESC,
+        OSC, C1, bidi overrides) from ever reaching the terminal, whichever widget painted them."""
+        return [*super().get_line_filters(), self._control_filter]
 
     # --- layout ----------------------------------------------------------------------------------
 
@@ -101,7 +109,7 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
         self._apply_settings()
         self.table.empty_message = "Reading memories…"
         self.table.focus()
-        self.status_line.update(str(self.store.root))
+        self.status_line.update(visible(str(self.store.root)))
         self.load_tree()
         self.start_watching()
         offer_recovery(self)  # reads only: nothing is written until the person chooses
@@ -328,7 +336,13 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
     ) -> None:
         """Show a notice as plain text, whatever the caller asks: notices name memories, and a
         title or file name like `[bold]x[/]` must show as typed (as markup, `[/]` would raise)."""
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+        super().notify(
+            visible_lines(message),
+            title=visible(title),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
 
     # --- actions ---------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from ..core.bootstrap import (
     Tier,
 )
 from ..core.bootstrap_markdown import DISAGREES, HEADINGS
+from .visible_text import shown
 from .widgets.memory_table import Column, TableRow
 
 BAR_WIDTH = 16
@@ -204,22 +205,22 @@ def entry_row(
         mark = Text("✗", style="bold red") if over else Text("")
         if entry.disagreements:
             mark.append(DISAGREES, style="bold yellow")
-        title = Text(entry.title, style="dim" if over else "")
+        title = shown(entry.title, style="dim" if over else "")
         why = Text(short_reason(entry, result.project), style="dim" if over else "")
         tokens = Text(f"{entry.tokens:,}") if entry.file_found else Text("—", style="dim")
         total = Text(f"{entry.running_tokens:,}", style="bold red" if over else "")
     elif isinstance(entry, NearMiss):
         mark = Text(DISAGREES if entry.disagreements else "·", style="yellow")
-        title, why = Text(entry.title), Text(entry.reason, style="yellow")
+        title, why = shown(entry.title), shown(entry.reason, style="yellow")
         tokens = Text(f"{near_tokens.get(entry.path, 0):,}", style="dim")
     elif isinstance(entry, Disagreement):
         title = Text(f"{DISAGREES} ", style="bold yellow")
         title.append(entry.text, style="yellow")
     elif isinstance(entry, OnDemand):
-        title, why = Text(entry.title), Text("when needed", style="dim")
+        title, why = shown(entry.title), Text("when needed", style="dim")
         tokens = Text(f"{entry.tokens:,}", style="dim")
     else:
-        title = Text(entry.text, style="italic")
+        title = shown(entry.text, style="italic")
     cells = (mark, title, why, tokens, total) if wide else (mark, title, tokens, total)
     return TableRow(key, cells)
 

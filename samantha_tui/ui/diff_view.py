@@ -8,6 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.model import Memory
+from .visible_text import shown
 
 
 def side_by_side(kept: Memory, dropped: Memory) -> Table:
@@ -32,5 +33,5 @@ def _diff_cell(lines: list[str], n: int, tag: str, sign: str, colour: str) -> Te
     if n >= len(lines):
         return Text("")
     if tag == "equal":
-        return Text(f"  {lines[n]}")
-    return Text(f"{sign} {lines[n]}", style=f"bold {colour}")
+        return shown(f"  {lines[n]}")
+    return shown(f"{sign} {lines[n]}", style=f"bold {colour}")

@@ -23,8 +23,10 @@ from textual.theme import ThemeProvider
 from ..core.model import Kind, Memory, Tree
 from ..core.search import SearchIndex, SearchResult
 from ..core.store import Store
+from ..core.visible import visible, visible_with_spans
 from . import rows
 from .screens.dismiss_once import DismissOnce
+from .visible_text import shown_content
 
 PLACEHOLDER = "Jump to a memory…"
 SEARCH_LIMIT = 50
@@ -82,14 +84,15 @@ class JumpProvider(Provider):
             memory = records.get(hit.path)
             if memory is None:
                 continue
-            title = Content(memory.title)
-            for start, end in hit.title_spans:
+            plain, spans = visible_with_spans(memory.title, hit.title_spans)
+            title = Content(plain)
+            for start, end in spans:
                 title = title.stylize(style, start, end)
             yield Hit(
                 hit.score / 100,
                 title,
                 self._jump(memory.path),
-                text=memory.title,
+                text=plain,
                 help=_help(memory),
             )
 
@@ -99,9 +102,9 @@ class JumpProvider(Provider):
     async def discover(self) -> Hits:
         for memory in await asyncio.to_thread(self._discovered):
             yield DiscoveryHit(
-                Content(memory.title),
+                shown_content(memory.title),
                 self._jump(memory.path),
-                text=memory.title,
+                text=visible(memory.title),
                 help=_help(memory),
             )
 
@@ -125,11 +128,12 @@ def _help(memory: Memory) -> str:
     """The kind and the path under the title; a Content so a `[` in a file name stays literal."""
     parts = [memory.kind.label, "critical" if memory.critical else "", memory.path]
     # Hit.help is typed str, but the palette passes a Content through its markup parser untouched.
-    return Content("  ·  ".join(part for part in parts if part))  # type: ignore[return-value]
+    return shown_content("  ·  ".join(part for part in parts if part))  # type: ignore[return-value]
 
 
 def _hint(message: str, help: str) -> Hit:
     """A line that explains why nothing is listed; choosing it only closes the palette."""
+    message = visible(message)
     return Hit(0.0, Content.styled(message, "italic"), _nothing, text=message, help=help)
 
 

@@ -7,6 +7,8 @@ from collections.abc import Callable, Sequence
 from rich.text import Text
 
 from ..core.model import Kind, Memory, Problem, Severity, short_path
+from ..core.visible import visible_with_spans
+from .visible_text import shown
 from .widgets.memory_table import Column, LazyRows, TableRow
 
 IMPORTANCE_STYLE = {"high": "bold red", "medium": "yellow", "low": "dim"}
@@ -60,8 +62,10 @@ def _importance(memory: Memory) -> Text:
 
 def title_text(memory: Memory, spans: Spans = ()) -> Text:
     """The title as plain Text (never markup), with a search's matched characters marked."""
-    title = Text(memory.title)
-    for start, end in spans:
+    # Escaped before it becomes a Text: Text() itself drops BEL, BS and CR without a trace.
+    plain, moved = visible_with_spans(memory.title, spans)
+    title = Text(plain)
+    for start, end in moved:
         title.stylize(MATCH_STYLE, start, end)
     return title
 
@@ -93,7 +97,7 @@ def problem_row(problem: Problem, index: int) -> TableRow:
     # Several problems can share a file: the key keeps them apart while naming the file.
     return TableRow(
         f"{problem.path}#{index}",
-        (mark, Text(short_path(problem.path)), line, Text(problem.message)),
+        (mark, shown(short_path(problem.path)), line, shown(problem.message)),
     )
 
 

@@ -52,6 +52,7 @@ from ..bootstrap_rows import (
     split_signals,
     why_text,
 )
+from ..visible_text import shown, visible_text
 from ..widgets.memory_table import LazyRows, MemoryTable
 from ..widgets.preview import Preview
 from ..workers import background
@@ -167,7 +168,7 @@ class BootstrapScreen(LiveScreen):
         select = self.query_one("#bootstrap-project", Select)
         chosen = select.value
         with select.prevent(Select.Changed):
-            select.set_options([(Text(name), name) for name in names])
+            select.set_options([(shown(name), name) for name in names])
             if chosen in names:
                 select.value = chosen
 
@@ -232,7 +233,7 @@ class BootstrapScreen(LiveScreen):
         """Show a plan: the bar, then every row, the selection kept on the same memory."""
         self.result = result
         budget = self.budget
-        self.query_one("#bootstrap-budget", Static).update(budget_bar(result, budget))
+        self.query_one("#bootstrap-budget", Static).update(visible_text(budget_bar(result, budget)))
         memories = self.app.curator
         self._near_tokens = {
             m.path: estimate_tokens(memory.chars)
@@ -292,7 +293,11 @@ class BootstrapScreen(LiveScreen):
             return
         if memory is None and isinstance(entry, PlanItem | NearMiss):
             # A file index.json names that is not in the tree: say what the index knows of it.
-            why.update(why_text(entry, self.result, self.budget, self._near_tokens))
+            why.update(
+                visible_text(
+                    why_text(entry, self.result, self.budget, self._near_tokens), multi_line=True
+                )
+            )
             why.display = True
             if isinstance(entry, PlanItem) and not entry.file_found:
                 preview.show_message(entry.title, index_entry_text(entry))
@@ -304,9 +309,17 @@ class BootstrapScreen(LiveScreen):
             title, text = _describe(entry)
             preview.show_message(title, text)
             return
-        why.update(why_text(entry, self.result, self.budget, self._near_tokens))
+        why.update(
+            visible_text(
+                why_text(entry, self.result, self.budget, self._near_tokens), multi_line=True
+            )
+        )
         why.display = True
         await preview.show_memory(memory)
+
+    def _why(self, entry: Entry) -> Text:
+        assert self.result is not None
+        return why_text(entry, self.result, self.budget, self._near_tokens)
 
     def _selected_path(self) -> str | None:
         key = self.table.selected_key

@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ..visible_text import shown
 from .dismiss_once import DismissOnce
 
 
@@ -43,10 +44,10 @@ class ConfirmScreen(DismissOnce, ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Static(Text(self._title, style="bold"), classes="dialog-title")
+            yield Static(shown(self._title, style="bold"), classes="dialog-title")
             if self._lines:
                 with VerticalScroll(classes="dialog-lines"):
-                    yield Static(Text("\n".join(self._lines)))
+                    yield Static(shown("\n".join(self._lines), multi_line=True))
             with Horizontal(classes="dialog-buttons"):
                 yield Button(Text(self._cancel_label), id="cancel")
                 yield Button(

@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ..visible_text import shown
 from .button_choices import ButtonChoices
 
 RELOAD = "reload"
@@ -43,7 +44,7 @@ class ConflictScreen(ButtonChoices, ModalScreen[str]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Static(
-                Text(f"Changed on disk: {self._path}", style="bold"), classes="dialog-title"
+                shown(f"Changed on disk: {self._path}", style="bold"), classes="dialog-title"
             )
             with VerticalScroll(classes="dialog-lines"):
                 yield Static(self._explanation())
@@ -57,7 +58,7 @@ class ConflictScreen(ButtonChoices, ModalScreen[str]):
             Text(
                 "Another program changed this file since you opened it: your change is not saved."
             ),
-            *(Text(line, style="dim") for line in self._detail),
+            *(shown(line, style="dim") for line in self._detail),
             Text(),
             Text.assemble(
                 ("  r  Reload theirs  ", "bold"), "drop your change, show the file as it is"

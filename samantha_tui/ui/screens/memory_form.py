@@ -28,6 +28,8 @@ from ...core.atomic import StoreError
 from ...core.fields import Control, FieldSpec, Vocabulary
 from ...core.model import Kind, Memory
 from ...core.template import NewMemory
+from ...core.visible import has_hidden_characters
+from ..visible_text import shown, visible
 from ..widgets.safe_select import SafeSelect
 from .confirm import ConfirmScreen
 from .dismiss_once import DismissOnce
@@ -110,6 +112,8 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
         self._start = {**self._initial, **(draft or {})}
         self._shown_errors: dict[str, str] = {}
         self._shown_file: str | None = None
+        self._held: dict[str, str] = {}
+        """Fields whose value holds control characters: shown escaped, saved exactly as read."""
 
     # --- building --------------------------------------------------------------------------------
 
@@ -146,19 +150,23 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
                 with Horizontal(classes="form-line"):
                     yield Label(Text(spec.label), classes="form-label")
                     yield from self._controls(spec)
+                if spec.key in self._held:
+                    note = "holds control characters, shown escaped; edit it in the file itself"
+                    yield Label(Text(note), id=f"held-{spec.key}", classes="form-error")
                 yield Label(id=f"error-{spec.key}", classes="form-error")
             others = fields.other_keys(self._original, self._specs)
             if others:
                 yield Label(Text("Other keys, kept as they are"), classes="form-section")
                 lines = "".join(fields.readonly_text(key, self._original[key]) for key in others)
-                yield Static(Text(lines.rstrip("\n")), id="form-other")
+                yield Static(shown(lines.rstrip("\n"), multi_line=True), id="form-other")
         yield Footer()
 
     def _heading(self) -> Text:
         if self.memory is None:
             # The path is shown below, as the title makes it (#form-file).
             return Text(f"New memory in {self.kind.label}", style="bold")
-        return Text.assemble((self.memory.title, "bold"), "\n", (self.memory.path, "dim"))
+        title, path = visible(self.memory.title), visible(self.memory.path)
+        return Text.assemble((title, "bold"), "\n", (path, "dim"))
 
     def _controls(self, spec: FieldSpec) -> ComposeResult:
         raw = self._start.get(spec.key, "")
@@ -167,7 +175,7 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
             yield Switch(value=raw == "true", id=control_id)
         elif spec.control in (Control.CHOICE, Control.PROJECT):
             offered = fields.choices(spec, self.vocabulary, raw)
-            options: list[tuple[Text, str]] = [(Text(choice), choice) for choice in offered]
+            options: list[tuple[Text, str]] = [(shown(choice), choice) for choice in offered]
             if spec.control is Control.PROJECT:
                 options.append((Text("new project…", style="italic"), NEW_PROJECT))
             yield SafeSelect(
@@ -182,6 +190,11 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
                 )
                 name.display = False
                 yield name
+        elif has_hidden_characters(raw):
+            # Typing into `\x1b` would write a backslash, not ESC: the field cannot be edited as
+            # shown, so it is read-only and a save writes the file's own value back untouched.
+            self._held[spec.key] = raw
+            yield Input(value=visible(raw), disabled=True, compact=True, id=control_id)
         else:
             yield Input(
                 value=raw,
@@ -222,7 +235,7 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
                 else:
                     raw[spec.key] = "" if control.is_blank() else str(control.value)
             elif isinstance(control, Input):
-                raw[spec.key] = control.value
+                raw[spec.key] = self._held.get(spec.key, control.value)
         return raw
 
     def _check(self, raw: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
@@ -284,14 +297,16 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
                 # Only labels whose message changed are repainted: this runs on every keystroke.
                 self._shown_errors[spec.key] = message
                 label = self.query_one(f"#error-{spec.key}", Label)
-                label.update(Text(message))
+                label.update(shown(message))
                 label.display = bool(message)
         if self.memory is None:
             rel = "" if errors else self._new_memory(raw, values).rel
             if rel != self._shown_file:
                 self._shown_file = rel
                 self.query_one("#form-file", Static).update(
-                    Text.assemble(("File: ", "dim"), rel or ("(fix the fields below)", "dim"))
+                    Text.assemble(
+                        ("File: ", "dim"), visible(rel) or ("(fix the fields below)", "dim")
+                    )
                 )
 
     def _focus_field(self, key: str) -> None:
@@ -307,7 +322,7 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
             message = "This file was deleted on disk while the form was open."
         else:
             message = "This file changed on disk after the form was opened."
-        banner.update(Text(f"{message} Your input is kept; saving will report the conflict."))
+        banner.update(shown(f"{message} Your input is kept; saving will report the conflict."))
         banner.display = True
 
     # --- actions ---------------------------------------------------------------------------------

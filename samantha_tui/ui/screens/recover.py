@@ -22,6 +22,7 @@ from ...core.atomic import StoreError
 from ...core.journal import Journal
 from ...core.recovery import FINISH, ROLLBACK, Preview, preview, recover
 from ...core.store import Store
+from ..visible_text import shown
 from .button_choices import ButtonChoices
 from .refused_journal import RefusedJournalScreen
 
@@ -68,7 +69,7 @@ class RecoverScreen(ButtonChoices, ModalScreen[str]):
         interrupted = self._interrupted
         lines = [
             # The plan's name holds file names: user text, never markup.
-            Text(f"{interrupted.describe()}."),
+            shown(f"{interrupted.describe()}."),
             Text(f"Started {interrupted.started.replace('T', ' ')}.", style="dim"),
             Text(),
             *_touched_lines(self._shown),

@@ -25,6 +25,7 @@ from ...core.model import Kind, Memory, Tree, short_path
 from ...core.subconscious import MERGE_COMMAND, SessionMerge
 from ..diff_view import side_by_side
 from ..rows import marker
+from ..visible_text import shown, visible_renderable, visible_text
 from ..widgets.counted_tabs import CountedTab, CountedTabs
 from ..widgets.memory_table import Column, LazyRows, MemoryTable, TableRow
 from ..widgets.preview import Preview, format_value
@@ -281,7 +282,7 @@ class ReviewScreen(LiveScreen):
     def _candidate_row(self, section: Section, candidate: Candidate) -> TableRow:
         memory = self._memory_of(section, candidate)
         mark = marker(memory) if memory is not None else Text("")
-        cells = (mark, Text(candidate.title), Text(candidate.reason, style="dim"))
+        cells = (mark, shown(candidate.title), shown(candidate.reason, style="dim"))
         return TableRow(candidate.path, cells)
 
     def _memory_of(self, section: Section, candidate: Candidate) -> Memory | None:
@@ -324,7 +325,7 @@ class ReviewScreen(LiveScreen):
             f"{s.short.lower()} {len(picked[s.rule])}" for s in SECTIONS if s.rule in picked
         )
         text = Text.assemble(("Batch: ", "bold"), parts, ("  ·  Enter applies", "dim"))
-        self.query_one("#review-batch", Static).update(text)
+        self.query_one("#review-batch", Static).update(visible_text(text))
 
     async def _show_side(self) -> None:
         note = self.query_one("#review-note", Static)
@@ -339,12 +340,12 @@ class ReviewScreen(LiveScreen):
             return
         if self.section.rule == SESSIONS:
             preview.display = False
-            note.update(self._session_note(key))
+            note.update(visible_text(self._session_note(key), multi_line=True))
             return
         candidate = self.review.candidate(self.section.rule, key)
         if candidate is None:
             return
-        note.update(self._note(candidate))
+        note.update(visible_renderable(self._note(candidate)))
         kept = self.review.kept.get(key)
         memory = self._memory_of(self.section, candidate)
         if self.section.rule == "dedupe" and kept is not None and memory is not None:
@@ -500,7 +501,7 @@ class ReviewScreen(LiveScreen):
 
 def _session_row(path: str, session: str) -> TableRow:
     name = path.rsplit("/", 1)[-1] if path != session else "(no memory files)"
-    cells = (Text(""), Text(name), Text(f"session {session.rsplit('/', 1)[-1]}", style="dim"))
+    cells = (Text(""), shown(name), shown(f"session {session.rsplit('/', 1)[-1]}", style="dim"))
     return TableRow(path, cells)
 
 

@@ -31,6 +31,7 @@ from ...core.stats import (
     stats,
 )
 from ..rows import IMPORTANCE_STYLE
+from ..visible_text import shown
 from ..workers import background
 from .live_screen import LiveScreen
 
@@ -340,7 +341,7 @@ class StatsScreen(LiveScreen):
         self.query_one("#stats-critical", Static).update(critical_text(numbers))
         self.query_one("#stats-curation", Static).update(curation_text(numbers))
         self.query_one("#stats-kinds", Bars).show(
-            [BarRow(Text(kind.label), count) for kind, count in numbers.per_kind]
+            [BarRow(shown(kind.label), count) for kind, count in numbers.per_kind]
         )
         self.query_one("#stats-importance", Bars).show(
             [
@@ -349,11 +350,11 @@ class StatsScreen(LiveScreen):
             ]
         )
         self.query_one("#stats-topics", Bars).show(
-            [BarRow(Text(topic), count) for topic, count in numbers.top_topics],
+            [BarRow(shown(topic), count) for topic, count in numbers.top_topics],
             "no memory lists topics",
         )
         self.query_one("#stats-projects", Bars).show(
-            [BarRow(Text(project), count) for project, count in numbers.top_projects],
+            [BarRow(shown(project), count) for project, count in numbers.top_projects],
             "no memory names a project",
         )
         self.query_one("#stats-drift", Static).update(drift_text(numbers.drift))

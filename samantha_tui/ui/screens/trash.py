@@ -18,6 +18,7 @@ from ...core.edits import name_of
 from ...core.model import Kind
 from ...core.plan import Operation, Plan
 from ...core.scan import PENDING_DIR
+from ..visible_text import shown
 from ..widgets.memory_table import Column, MemoryTable, TableRow
 from ..widgets.preview import Preview
 from ..workers import background
@@ -44,9 +45,9 @@ def origin(path: str) -> str:
 
 
 def trash_row(entry: trash.TrashEntry) -> TableRow:
-    name = Text(name_of(entry.path) + ("/" if entry.is_folder else ""))
+    name = shown(name_of(entry.path) + ("/" if entry.is_folder else ""))
     when = Text(entry.trashed_at.strftime("%Y-%m-%d %H:%M"), style="dim")
-    return TableRow(entry.id, (name, Text(origin(entry.path)), when))
+    return TableRow(entry.id, (name, shown(origin(entry.path)), when))
 
 
 def damaged_row(damaged: trash.Damaged) -> TableRow:

@@ -21,6 +21,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ..visible_text import visible_text
+
 
 @dataclass(frozen=True)
 class Column:
@@ -298,7 +300,8 @@ class MemoryTable(ScrollView, can_focus=True):
         ):
             if index:
                 line.append(" ")
-            cell = cells[index].copy() if index < len(cells) else Text()
+            # Each cell's control characters show as escapes: every list of the app passes here.
+            cell = visible_text(cells[index]).copy() if index < len(cells) else Text()
             cell.no_wrap = True
             cell.truncate(cell_width, overflow="ellipsis")
             if column.justify == "right":

@@ -15,6 +15,7 @@ from textual.widgets import Markdown, Static
 
 from ...core.frontmatter import render_field
 from ...core.model import Memory, Problem, Severity
+from ..visible_text import shown, visible, visible_lines
 
 MAX_VALUE_CHARS = 600
 
@@ -40,12 +41,12 @@ def fields_table(memory: Memory) -> Table:
     table.add_column(style="bold", no_wrap=True)
     table.add_column(overflow="fold")
     for key, value in memory.frontmatter.items():
-        table.add_row(Text(str(key)), Text(format_value(value)))
+        table.add_row(shown(str(key)), shown(format_value(value), multi_line=True))
     if memory.companions:
         # Relative to the project folder, so `docs/design.md` says where it lives.
         folder = memory.path.rsplit("/", 1)[0] + "/"
         names = ", ".join(path.removeprefix(folder) for path in memory.companions)
-        table.add_row(Text("files"), Text(names, style="italic"))
+        table.add_row(Text("files"), shown(names, style="italic"))
     return table
 
 
@@ -55,7 +56,7 @@ def problem_lines(problems: tuple[Problem, ...] | list[Problem]) -> Text:
         style = "bold red" if problem.severity is Severity.ERROR else "yellow"
         where = f"line {problem.line}: " if problem.line else ""
         text.append("✗ " if problem.severity is Severity.ERROR else "· ", style=style)
-        text.append(f"{where}{problem.message}\n")
+        text.append(f"{where}{visible_lines(problem.message)}\n")
     text.rstrip()
     return text
 
@@ -87,8 +88,8 @@ class Preview(VerticalScroll):
             # Markdown again cost a tenth of a second per keystroke at 10,000 memories.
             return AwaitComplete.nothing()
         self.shown = memory
-        head = Text(memory.title, style="bold")
-        head.append(f"\n{memory.path}", style="dim")
+        head = shown(memory.title, style="bold")
+        head.append(f"\n{visible(memory.path)}", style="dim")
         self.query_one("#preview-head", Static).update(head)
         parts: list[Any] = []
         if memory.problems:
@@ -102,12 +103,13 @@ class Preview(VerticalScroll):
         text = without_title(memory.body, memory.title)
         body.display = bool(text.strip())
         self.scroll_home(animate=False)
-        return body.update(text)
+        # Markdown source with its control characters escaped: the widget would paint them raw.
+        return body.update(visible_lines(text))
 
     def show_message(self, title: str, message: str = "") -> None:
         self.shown = None
-        self.query_one("#preview-head", Static).update(Text(title, style="bold"))
+        self.query_one("#preview-head", Static).update(shown(title, style="bold"))
         fields = self.query_one("#preview-fields", Static)
-        fields.update(Text(message))
+        fields.update(shown(message, multi_line=True))
         fields.display = bool(message)
         self.query_one("#preview-body", Markdown).display = False

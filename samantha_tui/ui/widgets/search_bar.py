@@ -8,6 +8,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
+from ..visible_text import shown
+
 PLACEHOLDER = 'search: words, "a phrase", -word, importance:high, topic:ci, age:<30'
 
 
@@ -34,4 +36,4 @@ class SearchBar(Horizontal):
         self.query_one("#search-count", Static).update(Text(text))
 
     def show_error(self, message: str) -> None:
-        self.query_one("#search-count", Static).update(Text(message, style="red"))
+        self.query_one("#search-count", Static).update(shown(message, style="red"))

@@ -9,6 +9,7 @@ from textual.widgets import Static
 
 from ...core.indexes import DriftReport
 from ...core.model import Severity, Tree
+from ..visible_text import visible
 
 SEPARATOR = "  ·  "
 
@@ -22,7 +23,7 @@ def describe(tree: Tree, root: Path) -> Text:
     shown = (
         f"~/{root.relative_to(home)}" if root.is_relative_to(home) and root != home else str(root)
     )
-    text = Text(shown, style="bold")
+    text = Text(visible(shown), style="bold")
     errors = sum(1 for p in tree.all_problems if p.severity is Severity.ERROR)
     parts = [
         (_plural(len(tree.memories), "memory", "memories"), ""),
@@ -45,7 +46,7 @@ def describe(tree: Tree, root: Path) -> Text:
 def index_state(report: DriftReport | None, busy: bool = False, error: str = "") -> Text:
     """`indexes ✓`, `indexes: 2 kinds drift (r)`, or what is happening to them."""
     if error:
-        return Text(f"indexes not updated: {error}", style="bold red")
+        return Text(f"indexes not updated: {visible(error)}", style="bold red")
     if busy:
         return Text("indexes: regenerating…", style="yellow")
     if report is None:
