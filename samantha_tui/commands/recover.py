@@ -29,7 +29,12 @@ def run(args: argparse.Namespace) -> int:
     if args.finish or args.rollback:
         print(recover(store, FINISH if args.finish else ROLLBACK).describe())
         return 0
-    found = journal.pending(store.root)
+    found = journal.current(store.root)
+    if isinstance(found, journal.InProgress):
+        # Its writer is still at work: nothing to finish or roll back, and its temporary files
+        # are live writes, not leftovers.
+        print(f"{found.describe()}; it is not interrupted: let it finish")
+        return 0
     leftovers = journal.temporary_files(store.root)
     if found is None and not leftovers:
         print("nothing was interrupted")
