@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Sequence
 
@@ -12,6 +13,7 @@ from .commands.common import EXIT_NOT_FOUND, EXIT_PROBLEMS, UserError, tree_opti
 from .commands.output import visible_output
 from .core.atomic import StoreError
 from .core.locate import TreeNotFound, find_root
+from .core.tree_lock import APP, name_this_process
 
 # One module per command (samantha_tui/commands/); each registers its own parser and handler.
 COMMAND_MODULES = (demo, check, edit, trash, curate, bootstrap, index, search, recover)
@@ -79,7 +81,9 @@ def run_command(argv: list[str]) -> int:
     try:
         wants_help = any(a in ("-h", "--help", "--version") for a in argv)
         if not _names_a_command(argv, parser) and not wants_help:
+            name_this_process(APP)  # what another writer is told holds the tree
             return run_ui(argv)
+        name_this_process(shlex.join(argv))
         args = parser.parse_args(argv)
         return args.handler(args)
     except BrokenPipeError:

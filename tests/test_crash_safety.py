@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import impact, journal, lifecycle, trash
+from samantha_tui.core import impact, journal, lifecycle, trash, tree_lock
 from samantha_tui.core import plan as plans
 from samantha_tui.core.atomic import digest_bytes
 from samantha_tui.core.recovery import FINISH, ROLLBACK, recover
@@ -168,7 +168,8 @@ def killer(at: int) -> Callable[[Callable[[], object] | None], None]:
 
 
 def files(root: Path) -> dict[str, bytes]:
-    """Every file outside the trash and the journal, the atomic writer's leftovers aside."""
+    """Every file outside the trash and the journal, the atomic writer's leftovers and the lock
+    file (it holds only who was writing) aside."""
     found = {}
     for dirpath, dirnames, filenames in os.walk(root):
         base = Path(dirpath)
@@ -177,8 +178,9 @@ def files(root: Path) -> dict[str, bytes]:
             dirnames.clear()
             continue
         for name in filenames:
-            if not journal.TEMPORARY.match(name):
-                found[f"{rel_base}/{name}"] = (base / name).read_bytes()
+            rel = f"{rel_base}/{name}"
+            if not journal.TEMPORARY.match(name) and rel != tree_lock.LOCK_FILE:
+                found[rel] = (base / name).read_bytes()
     return dict(sorted(found.items()))
 
 

@@ -35,6 +35,7 @@ from samantha_tui.cli import main
 from samantha_tui.core.curator import Curator
 from samantha_tui.core.indexes.plan import INDEX_JSON, INDEX_MD
 from samantha_tui.core.trash import TRASH_DIR
+from samantha_tui.core.tree_lock import LOCK_FILE
 from samantha_tui.ui import editing
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.keys import APP_KEYS
@@ -125,11 +126,14 @@ async def mash(pilot, keys: list[str]) -> None:
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
-    """Every file under root, by its path relative to root."""
+    """Every file under root, by its path relative to root; the lock file aside (it holds only
+    who is writing)."""
     return {
         path.relative_to(root).as_posix(): path.read_bytes()
         for path in sorted(root.rglob("*"))
-        if path.is_file() and not path.is_symlink()
+        if path.is_file()
+        and not path.is_symlink()
+        and path.relative_to(root).as_posix() != LOCK_FILE
     }
 
 

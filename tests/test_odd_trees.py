@@ -21,6 +21,7 @@ from samantha_tui.core.indexes import drift
 from samantha_tui.core.model import Kind
 from samantha_tui.core.store import Store
 from samantha_tui.core.trash import TRASH_DIR
+from samantha_tui.core.tree_lock import LOCK_FILE
 from samantha_tui.core.triggers import Signals
 from samantha_tui.ui.app import SamanthaApp
 
@@ -41,10 +42,13 @@ def store_over(root: Path) -> Store:
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
-    """Every file under root (links as their target path), to prove what changed."""
+    """Every file under root (links as their target path), to prove what changed; the lock file
+    aside (it holds only who is writing)."""
     found: dict[str, bytes] = {}
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).as_posix()
+        if rel == LOCK_FILE:
+            continue
         if path.is_symlink():
             found[rel] = b"-> " + os.readlink(path).encode()
         elif path.is_file():

@@ -30,7 +30,12 @@ def run(args: argparse.Namespace) -> int:
         print(recover(store, FINISH if args.finish else ROLLBACK).describe())
         _print_drift(index_drift(store))
         return 0
-    found = journal.pending(store.root)
+    found = journal.current(store.root)
+    if isinstance(found, journal.InProgress):
+        # Its writer is still at work: nothing to finish or roll back, and its temporary files
+        # are live writes, not leftovers.
+        print(f"{found.describe()}; it is not interrupted: let it finish")
+        return 0
     leftovers = journal.temporary_files(store.root)
     drifting = index_drift(store) if found is None else ()
     if found is None and not leftovers and not drifting:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..core import journal, tree_lock
 from ..core.store import Store
 from .common import EXIT_PROBLEMS, UserError, open_store, tree_option
 
@@ -27,13 +28,17 @@ def run(args: argparse.Namespace) -> int:
     store = open_store(args)
     if args.trash_command == "list":
         return list_trash(store)
-    if args.trash_command == "restore":
-        print(f"restored {store.restore(args.id)}")
-    else:
-        if args.older_than < 0:
-            raise UserError("--older-than takes a number of days, 0 or more")
-        removed = store.empty_trash(args.older_than)
-        print(f"deleted {len(removed)} item(s) trashed more than {args.older_than} days ago")
+    if args.trash_command == "empty" and args.older_than < 0:
+        raise UserError("--older-than takes a number of days, 0 or more")
+    # As every change: one writer at a time, and nothing while an interrupted change waits (its
+    # finishing or rolling back may need what is in the trash).
+    with tree_lock.hold(store.root):
+        journal.refuse_if_pending(store.root)
+        if args.trash_command == "restore":
+            print(f"restored {store.restore(args.id)}")
+        else:
+            removed = store.empty_trash(args.older_than)
+            print(f"deleted {len(removed)} item(s) trashed more than {args.older_than} days ago")
     return 0
 
 

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from . import edits
+from . import edits, tree_lock
 from . import plan as plans
 from .atomic import ConflictError, StoreError, digest_bytes
 from .indexes import (
@@ -155,7 +155,8 @@ class Curator:
 
     def apply(self, plan: plans.Plan) -> Outcome:
         """Apply a plan whole or not at all (ConflictError names a file changed on disk)."""
-        with self._lock:
+        # The change and the index patch after it are one hold of the tree: no writer between.
+        with self._lock, tree_lock.hold(self.store.root):
             previous = plans.records_under(self.store, plan)
             applied = plans.apply(self.store, plan, reindex=False)
             self._history.append(applied)
@@ -172,7 +173,8 @@ class Curator:
 
     def undo(self) -> Outcome:
         """Reverse the newest change of this session not yet undone."""
-        with self._lock:
+        # The change and the index patch after it are one hold of the tree: no writer between.
+        with self._lock, tree_lock.hold(self.store.root):
             if not self._history:
                 raise StoreError("nothing to undo: no change has been made in this session")
             applied = self._history[-1]
@@ -239,7 +241,8 @@ class Curator:
         `automatic`: not asked for by the person, so an index.json that cannot be read is left
         for them to see (drift reports it) and rebuilt only when they ask.
         """
-        with self._lock:
+        # Index writes hold the tree as every change does: no other writer between them.
+        with self._lock, tree_lock.hold(self.store.root):
             if paths is not None:
                 return self._patch(tuple(paths), {})
             settled: dict[Kind, KindDrift] = {}

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import journal_paths
+from . import journal_paths, tree_lock
 from .atomic import (
     StoreError,
     digest_bytes,
@@ -32,7 +32,7 @@ from .atomic import (
     write_atomic,
 )
 from .json_read import loads, read_regular
-from .model import Problem
+from .model import Problem, Severity
 
 JOURNAL_DIR = ".ai/.journal"
 PLAN_FILE = "plan.json"
@@ -154,9 +154,39 @@ def skipped_steps(root: Path) -> dict[int, str]:
     return found
 
 
+@dataclass(frozen=True)
+class InProgress:
+    """A journal whose batch is still running: another process holds the tree's lock."""
+
+    holder: tree_lock.Holder
+
+    def describe(self) -> str:
+        return f"a change is in progress in another process ({self.holder.describe()})"
+
+
+def current(root: Path) -> Journal | InProgress | None:
+    """The interrupted batch, a batch another process is running now, or None; reads only.
+
+    The journal is read holding the tree's lock for the look, so a batch starting meanwhile is
+    never read half begun; while another process holds the lock its journal is not read at all.
+    """
+    with tree_lock.peek(root) as holder:
+        if holder is not None:
+            return InProgress(holder) if (_folder(root) / PLAN_FILE).is_file() else None
+        return pending(root)
+
+
 def refuse_if_pending(root: Path) -> None:
-    """Raise when an interrupted batch waits: a new change could spoil finishing or undoing it."""
-    found = pending(root)
+    """Raise when an interrupted batch waits: a new change could spoil finishing or undoing it.
+
+    A batch another process is running is refused with its holder named: it is not interrupted.
+    """
+    found = current(root)
+    if isinstance(found, InProgress):
+        raise tree_lock.TreeBusy(
+            found.holder,
+            f"{found.describe()}; nothing was written; try again when it is done",
+        )
     if found is not None:
         raise StoreError(
             f"an earlier change was interrupted ({found.describe()}); nothing was written. "
@@ -360,13 +390,19 @@ def remove_leftovers(root: Path) -> None:
 
 
 def problems(root: Path) -> tuple[Problem, ...]:
-    """An interrupted batch as the problem `check` reports; none when nothing waits."""
+    """An interrupted batch as the problem `check` reports; none when nothing waits.
+
+    A batch another process is running is a warning (it is no fault of the tree) naming it.
+    """
     try:
-        found = pending(root)
+        found = current(root)
     except StoreError as error:
         return (Problem(JOURNAL_DIR, str(error)),)
     if found is None:
         return ()
+    if isinstance(found, InProgress):
+        message = f"{found.describe()}; it is not interrupted: let it finish"
+        return (Problem(JOURNAL_DIR, message, severity=Severity.WARNING),)
     message = (
         f"an earlier change was interrupted: {found.describe()}; "
         "run `samantha-tui recover` to finish or roll it back"

@@ -23,6 +23,7 @@ from .indexes.scope import Scope
 from .model import Kind, Memory
 from .project_index import set_project_fields
 from .store import Store
+from .tree_lock import writes_tree
 
 # Operations that are one atomic file write: alone in a plan, a crash leaves them old or new.
 _ONE_WRITE = ("edit", "write", "add", "copy", "project-fields", "index")
@@ -135,13 +136,14 @@ class Applied:
         return len(self.inverse.operations)
 
 
+@writes_tree
 def apply(store: Store, plan: Plan, reindex: bool = True) -> Applied:
     """Apply every operation or none (on a failure, undo what was done and raise), then regenerate
     the indexes of the kinds it touched.
 
     Refused while an interrupted batch waits to be finished or rolled back. A batch (anything
     more than one atomic write) is journaled from before its first operation until its indexes
-    are written.
+    are written. The tree's lock is held throughout, so no other writer comes between.
     """
     journal.refuse_if_pending(store.root)
     # Before the journal's folder is made: making it must never bring back a vanished tree.

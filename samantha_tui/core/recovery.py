@@ -23,9 +23,14 @@ from .indexes.scope import Scope
 from .journal import Before, Done, Journal
 from .model import Kind
 from .store import Store
+from .tree_lock import writes_tree
 
 FINISH = "finish"
 ROLLBACK = "rollback"
+IN_PROGRESS = (
+    "a change is in progress in another process ({holder}); it was not interrupted, so nothing "
+    "was finished or rolled back; try again when it is done"
+)
 
 
 class State(Enum):
@@ -55,13 +60,15 @@ class Recovered:
         return f"{verb}: {self.name} ({self.steps} step(s) {verb}){leftovers}"
 
 
+@writes_tree(busy=IN_PROGRESS)
 def recover(store: Store, mode: str) -> Recovered:
     """Bring an interrupted batch to its whole after (FINISH) or whole before (ROLLBACK) state.
 
     Finishing regenerates the indexes of the kinds the batch touched; rolling back puts the index
     files' bytes back. Either way the atomic writer's stale temporary files and empty trash entries
     go. A step that cannot be judged raises, leaving the journal for another try. The store's
-    records follow every change it makes.
+    records follow every change it makes. It holds the tree's lock from before it reads the
+    journal: a batch still running in another process is never taken for an interrupted one.
     """
     if mode not in (FINISH, ROLLBACK):
         raise ValueError(f"recover: unknown mode {mode!r}")

@@ -32,6 +32,7 @@ from .scan import (
     scan,
     unlisted_markdown,
 )
+from .tree_lock import writes_tree
 
 __all__ = ["Absorbed", "Change", "ConflictError", "Store", "StoreError"]
 
@@ -280,6 +281,7 @@ class Store:
             raise StoreError(f"{rel} leads outside the tree (to {leaves}); it is never written")
         return path
 
+    @writes_tree
     def edit(
         self,
         rel: str,
@@ -320,6 +322,7 @@ class Store:
             raise StoreError(f"{rel}: {error}") from None
         return self._write(rel, path, new_text.encode("utf-8"), raw)
 
+    @writes_tree
     def write_bytes(self, rel: str, data: bytes, expected_digest: str) -> Memory:
         """Replace a file's whole content (undo puts previous bytes back this way)."""
         path = self.safe_path(rel)
@@ -328,6 +331,7 @@ class Store:
             raise ConflictError(rel)
         return self._write(rel, path, data, raw)
 
+    @writes_tree
     def write_file(self, rel: str, data: bytes, expected_digest: str | None) -> None:
         """Atomically write a file that is not a memory (an index, a pending update).
 
@@ -363,6 +367,7 @@ class Store:
         self._emit(Change("write", (rel,), previous))
         return memory
 
+    @writes_tree
     def create(self, rel: str, mapping: Mapping[str, Any], body: str) -> Memory:
         """Write a new memory file; refuses to replace an existing one."""
         for key, value in mapping.items():
@@ -371,6 +376,7 @@ class Store:
                 raise StoreError(f"{rel}: {message}; nothing was written")
         return self.add_file(rel, frontmatter.render_new(mapping, body).encode("utf-8"))
 
+    @writes_tree
     def add_file(self, rel: str, data: bytes) -> Memory:
         """Write a new memory file from its bytes (a promotion's copy); never replaces one."""
         kind = self.kind_of(rel)
@@ -390,6 +396,7 @@ class Store:
         self._emit(Change("create", (rel,)))
         return memory
 
+    @writes_tree
     def move(self, rel: str, target_rel: str) -> str:
         """Move a memory file, or a whole project folder, to another place in the tree."""
         source = self.safe_path(rel)
@@ -405,6 +412,7 @@ class Store:
         self._emit(Change("move", (rel, target_rel)))
         return target_rel
 
+    @writes_tree
     def trash(self, rel: str) -> trash.TrashEntry:
         """Move a memory (or, for a project, its folder) into `.ai/.trash/`."""
         target = rel
@@ -439,6 +447,7 @@ class Store:
         """The trash's entries, the damaged ones it cannot restore, and any problem with it."""
         return trash.listing(self.root)
 
+    @writes_tree
     def restore(self, entry_id: str) -> str:
         """Bring a trashed item back where it came from."""
         entry = trash.find(self.root, entry_id)
@@ -451,6 +460,7 @@ class Store:
         self._emit(Change("restore", (rel,)))
         return rel
 
+    @writes_tree
     def empty_trash(self, older_than_days: int) -> list[trash.TrashEntry]:
         try:
             return trash.empty(self.root, older_than_days, dt.datetime.now())

@@ -100,9 +100,13 @@ def _touched_lines(shown: Preview | None) -> list[Text]:
 def offer_recovery(app: SamanthaApp) -> None:
     """On start-up: when a change was interrupted, ask what to do about it."""
     try:
-        interrupted = journal.pending(app.store.root)
+        interrupted = journal.current(app.store.root)
     except StoreError as error:
         app.push_screen(RefusedJournalScreen(str(error)))
+        return
+    if isinstance(interrupted, journal.InProgress):
+        # A batch another process is running is not interrupted: nothing to finish or roll back.
+        app.notify(in_progress_notice(interrupted), title="Change in progress", timeout=10)
         return
     if interrupted is None:
         return
@@ -112,6 +116,15 @@ def offer_recovery(app: SamanthaApp) -> None:
             app.run_in_order(functools.partial(_recover, app, str(choice)))
 
     app.push_screen(RecoverScreen(interrupted, preview(app.store, interrupted)), chosen)
+
+
+def in_progress_notice(found: journal.InProgress) -> str:
+    """What the start-up says of a batch another process is running (its command is user text:
+    the notice is shown as plain text)."""
+    return (
+        f"{found.describe()}; it is not interrupted, and a change made here before it is done "
+        "is refused"
+    )
 
 
 def _recover(app: SamanthaApp, mode: str) -> None:
