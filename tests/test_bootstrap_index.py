@@ -401,7 +401,7 @@ def test_no_index_json_at_all_falls_back_to_the_files_and_says_so(tree, capsys):
     ("content", "problem"),
     [
         (b"{not json", "not valid JSON"),
-        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply to read"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested more than 100 levels deep"),
         (b"[1, 2]", "not a JSON object"),
         (b"\xff\xfe{}", "not UTF-8 text"),
     ],
