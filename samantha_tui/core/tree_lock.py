@@ -305,7 +305,7 @@ def _read_holder(fd: int) -> Holder:
             str(data.get("command") or ""),
             str(data.get("since") or ""),
         )
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):
         # Not written yet (it has only just been taken), or not ours to read.
         return Holder(None)
 
