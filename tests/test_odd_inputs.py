@@ -4,6 +4,7 @@ Each is reported in words, never hangs or crashes, and nobody's bytes are lost o
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import os
 import shutil
@@ -11,6 +12,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -58,12 +60,21 @@ def cli(root: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProc
 # --- named pipes ---------------------------------------------------------------------------------
 
 
+PIPE_WATCHDOG_SECONDS = 120
+"""A pipe opened by mistake waits forever: past this, the test process ends with its traceback
+(a crash the run reports), instead of the suite hanging."""
+
+
 @pytest.fixture
-def piped(tmp_path: Path) -> Path:
+def piped(tmp_path: Path) -> Iterator[Path]:
     root = make_tree(tmp_path / "cerebrum", {f"{TASKS}/proj/status.md": DONE})
     os.mkfifo(root / TASKS / "proj" / "pipe")
     os.mkfifo(root / ST / "pipe.md")
-    return root
+    faulthandler.dump_traceback_later(PIPE_WATCHDOG_SECONDS, exit=True)
+    try:
+        yield root
+    finally:
+        faulthandler.cancel_dump_traceback_later()
 
 
 def test_a_pipe_is_reported_never_opened_by_the_scan_or_check(piped: Path) -> None:
