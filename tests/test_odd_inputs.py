@@ -437,12 +437,20 @@ SYSTEM_PYTHON = Path("/usr/bin/python3")
 def test_write_access_is_judged_by_trying_as_the_running_user() -> None:
     # Outside pytest's own temporary folders, which only root may enter.
     folder = Path(tempfile.mkdtemp(prefix="samantha-tui-access-"))
+    source = Path(tempfile.mkdtemp(prefix="samantha-tui-source-"))
     try:
         folder.chmod(0o777)
         path = folder / "a.md"
         path.write_bytes(b"root's own\n")
         path.chmod(0o644)
-        env = {"PYTHONPATH": str(Path(__file__).parent.parent), "PATH": os.environ.get("PATH", "")}
+        # The package copied where that user may read it: a checkout under a root-only folder
+        # (a fresh clone in a private temporary folder) is out of its reach.
+        source.chmod(0o755)
+        package = Path(__file__).parent.parent / "samantha_tui"
+        shutil.copytree(package, source / "samantha_tui", ignore=shutil.ignore_patterns("demo"))
+        for part in source.rglob("*"):
+            part.chmod(0o755 if part.is_dir() else 0o644)
+        env = {"PYTHONPATH": str(source), "PATH": os.environ.get("PATH", "")}
         shown = subprocess.run(
             [str(SYSTEM_PYTHON), "-B", "-c", CHILD, str(path)],
             user=65534,
@@ -461,6 +469,7 @@ def test_write_access_is_judged_by_trying_as_the_running_user() -> None:
         assert [p.name for p in folder.iterdir()] == ["a.md"]  # no temporary file left
     finally:
         shutil.rmtree(folder)
+        shutil.rmtree(source, ignore_errors=True)
 
 
 # --- set refuses files that are not memories, before writing -------------------------------------
