@@ -30,6 +30,7 @@ from ..settings import Settings, load_settings
 from . import keys, rows
 from .editing import Editing
 from .jump import open_command_palette, open_theme_palette
+from .key_burst import KeyBurst
 from .live import LiveFiles
 from .messages import Changed, ChangeRefused, TreeLoaded, WorkFailed, while_shown
 from .ordered import OrderedWork
@@ -47,7 +48,7 @@ from .widgets.status_line import StatusLine
 from .workers import background, describe_worker, failure_notice, formatted_traceback
 
 
-class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
+class SamanthaApp(KeyBurst, Searching, Editing, LiveFiles, OrderedWork, App[None]):
     """Browse and curate a samantha-llm memory tree."""
 
     CSS_PATH = "app.tcss"
@@ -71,6 +72,7 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
         self.memory_tree: Tree | None = None
         self.current_tab = TABS[0].id
         self._selection: dict[str, str | None] = {}
+        self.init_key_burst()
         self.init_searching()
         self.init_ordered()
         self.init_live()
@@ -361,9 +363,6 @@ class SamanthaApp(Searching, Editing, LiveFiles, OrderedWork, App[None]):
 
     def tab_of(self, kind: Kind) -> str:
         return next(spec.id for spec in TABS if spec.kind is kind)
-
-    def action_focus_list(self) -> None:
-        self.table.focus()
 
     def action_reload(self) -> None:
         self.load_tree()

@@ -44,6 +44,11 @@ class Searching:
         self._matched = 0
         """How many memories of the tab match, listed or not."""
         self._before_search: str | None = None
+        self._answered: tuple[str, str] | None = None
+        """The query and tab whose results (or error) the list shows now."""
+        self._land_on_best = False
+        """The next rows listed are a new query's: the cursor goes to the first, the best."""
+        self._keys_wait_for_results = False
 
     @property
     def search_bar(self) -> SearchBar:
@@ -56,7 +61,9 @@ class Searching:
         if not bar.display:
             self._before_search = self.table.selected_key
             bar.display = True
-        bar.input.focus()
+        # At once, not on the next turn of the loop (as `focus()` does): the keys typed after `/`
+        # are replayed as soon as this returns (see key_burst.py) and must reach the box.
+        self.set_focus(bar.input)
 
     def action_clear_search(self) -> None:
         """Esc: drop the search and go back to the memory selected before it."""
@@ -67,9 +74,32 @@ class Searching:
         bar.display = False
         self.query_text = ""
         self._hits = None
+        self._answered = None
         self._selection[self.current_tab] = self._before_search
         self._show_list()
-        self.table.focus()
+        self.set_focus(self.table)
+
+    def action_focus_list(self) -> None:
+        """Enter or Down in the search box: to the list, on the best match.
+
+        While the query's results are still coming, the keys after this one wait for them, so
+        that `/dana` Enter `e` edits the best match and never the row selected before.
+        """
+        self.set_focus(self.table)
+        if self._results_pending():
+            self._keys_wait_for_results = True
+            self.keep_keys_held()
+
+    def _results_pending(self) -> bool:
+        return bool(self.query_text.strip()) and self._answered != (
+            self.query_text,
+            self.current_tab,
+        )
+
+    def _results_arrived(self) -> None:
+        if self._keys_wait_for_results:
+            self._keys_wait_for_results = False
+            self.call_later(self.release_keys)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id != "search-input":
@@ -77,13 +107,13 @@ class Searching:
         self.query_text = event.value
         if not self.query_text.strip():
             self._hits = None
+            self._answered = None
+            self._land_on_best = False
+            # No query: the list as it was before the search, on the memory selected then.
+            self._selection[self.current_tab] = self._before_search
             self._show_list()
             return
         self.search_again()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "search-input":
-            self.table.focus()
 
     @background(thread=True, exclusive=True, group="search")
     def run_search(self, text: str, tab: str, kind: Kind | None) -> None:
@@ -117,12 +147,19 @@ class Searching:
     def on_search_done(self, message: SearchDone) -> None:
         if message.query != self.query_text or message.tab != self.current_tab:
             return
+        answered = (message.query, message.tab)
         if message.result.error:
             self.search_bar.show_error(message.result.error)
+            self._answered = answered
+            self._results_arrived()
             return
+        # The same query again (after a change to the tree) keeps the cursor where it is.
+        self._land_on_best = answered != self._answered
+        self._answered = answered
         self._hits = list(message.result.hits)
         self._matched = message.result.total
         self._show_list()
+        self._results_arrived()
 
     def search_again(self) -> None:
         """Run the query for the current tab (again: after a change, another tab, a keystroke)."""
@@ -142,6 +179,10 @@ class Searching:
                 continue
             found.append(memory)
             spans.append(hit.title_spans)
+        if self._land_on_best:
+            self._land_on_best = False
+            if found:
+                self._selection[spec.id] = found[0].path
         total = len(tree.memories) if spec.kind is None else len(tree.of_kind(spec.kind))
         self.search_bar.show_count(self._matched, total, len(found))
         if spec.kind is None:

@@ -1,0 +1,93 @@
+"""Keys that arrive together, as part of the app: those after a key that moves focus wait for it.
+
+Textual forwards each key to the focused widget the moment it arrives, but an app binding runs only
+once the key has bubbled back up to the app, several message hops later. Keys that arrive together
+(a paste, `tmux send-keys`, typing into an app busy reading a big tree) are therefore all forwarded
+to the list before `/` has moved focus to the search box, and their one-letter bindings (`c`, `r`,
+`t`) run on the list: `/critical` marked a memory critical and opened the trash.
+
+So when a key's binding moves focus (`/`, `Esc` and `Enter` of the search box), the app holds the
+keys that arrive after it, and replays them in order, through the usual dispatch, once that key's
+action has run and focus is where it sent it: every key lands where it would have had it been typed
+slowly. An action may keep them held a little longer (`Enter` until its query's results are listed,
+so the key after it acts on the best match).
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.timer import Timer
+
+FOCUS_MOVES = frozenset({"search", "clear_search", "focus_list", "submit"})
+"""Actions whose key the keys after it must wait for: each moves focus when it runs."""
+
+HOLD_LIMIT = 5.0
+"""Seconds after which held keys are replayed anyway: a key stopped or dropped on its way back to
+the app (its widget removed) must not keep the rest from ever arriving."""
+
+
+class KeyBurst:
+    """Mixed into SamanthaApp before App, so its `on_event` sees every key first."""
+
+    def init_key_burst(self) -> None:
+        self._held: list[events.Key] | None = None
+        """Keys that arrived while a focus-moving key was on its way; None when nothing waits."""
+        self._holding_for: events.Key | None = None
+        self._kept = False
+        self._hold_timer: Timer | None = None
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key):
+            if not event.is_forwarded:
+                if self._held is not None:
+                    self._held.append(event)
+                    return
+                if self._moves_focus(event.key):
+                    self._start_holding(event)
+            elif event is self._holding_for:
+                # Back at the app: the bindings run now, and the action moves focus at once.
+                await super().on_event(event)  # type: ignore[misc]
+                self._holding_for = None
+                if not self._kept:
+                    await self.release_keys()
+                return
+        await super().on_event(event)  # type: ignore[misc]
+
+    def _moves_focus(self, key: str) -> bool:
+        """Whether the binding this key would run, where focus is now, moves focus."""
+        if not self.screen_stack:  # type: ignore[attr-defined]
+            return False  # before the first screen, or while the app closes
+        active = self.screen.active_bindings.get(key)  # type: ignore[attr-defined]
+        if active is None or not active.enabled or active.binding.priority:
+            # A priority binding runs before the key is forwarded: nothing overtakes it.
+            return False
+        action = active.binding.action.split("(", 1)[0].rsplit(".", 1)[-1]
+        return action in FOCUS_MOVES
+
+    def _start_holding(self, event: events.Key) -> None:
+        self._held = []
+        self._holding_for = event
+        self._kept = False
+        self._hold_timer = self.set_timer(HOLD_LIMIT, self.release_keys)  # type: ignore[attr-defined]
+
+    def keep_keys_held(self) -> None:
+        """Called by a focus-moving action: keep the keys after its key held until
+        `release_keys`, instead of replaying them as soon as the action returns."""
+        if self._held is not None:
+            self._kept = True
+
+    @property
+    def holding_keys(self) -> bool:
+        return self._held is not None
+
+    async def release_keys(self) -> None:
+        """Replay the held keys in order, each as if it had just arrived (one of them may start
+        holding again, and the rest then wait behind it)."""
+        held, self._held = self._held, None
+        self._holding_for = None
+        self._kept = False
+        if self._hold_timer is not None:
+            self._hold_timer.stop()
+            self._hold_timer = None
+        for event in held or ():
+            await self.on_event(event)
