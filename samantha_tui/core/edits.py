@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from . import frontmatter
 from .atomic import StoreError
 from .model import Memory
 from .plan import Operation, Plan
@@ -37,6 +38,19 @@ def _edit(
         expected=expected,
         touch_updated=False,
     )
+
+
+def why_fields_cannot_be_saved(raw: bytes) -> str | None:
+    """Why no field can be written into a file of these bytes (not UTF-8 text, no frontmatter,
+    frontmatter that cannot be read), said as the store would refuse it; None when they can."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "it is not UTF-8 text"
+    parsed = frontmatter.parse(text)
+    if parsed.mapping is not None:
+        return None
+    return parsed.errors[0][1] if parsed.errors else "it has no frontmatter"
 
 
 def toggle_critical(memory: Memory) -> Plan:

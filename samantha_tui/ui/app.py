@@ -395,6 +395,8 @@ class SamanthaApp(KeyBurst, Searching, Editing, LiveFiles, OrderedWork, App[None
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Keys that act on the main list's selection mean something else, or nothing, on the
         # screens above it (the bootstrap preview has its own `c`).
+        if not self.form_allows(action):
+            return False
         return action not in MAIN_SCREEN_ONLY or len(self.screen_stack) == 1
 
     def get_system_commands(self, screen: Screen) -> Iterator[SystemCommand]:

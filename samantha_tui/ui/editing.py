@@ -22,12 +22,14 @@ from ..core.fields import build_vocabulary
 from ..core.frontmatter import render_new
 from ..core.model import Kind, Memory, short_path
 from ..core.plan import Plan
+from . import keys
+from .focus_keys import app_action_allowed, typed_actions
 from .messages import Changed, ChangeRefused, Conflicted, while_shown
 from .ordered import in_order
 from .screens.confirm import ConfirmScreen
 from .screens.conflict import ConflictScreen
 from .screens.live_screen import LiveScreen
-from .screens.memory_form import FormResult, MemoryForm
+from .screens.memory_form import DiscardQuestion, FormResult, MemoryForm
 
 PlanMaker = Callable[[], Plan]
 SHOWN_IN_CONFIRM = 12
@@ -183,9 +185,36 @@ class Editing:
         self.open_form(kind, None)
 
     def open_form(self, kind: Kind, memory: Memory | None, draft: dict[str, str] | None = None):
+        # A form brought back with the person's input opens whatever the file is now: the input
+        # is theirs to keep, and saving says why it cannot be written.
+        if memory is not None and draft is None and not self._form_can_save(memory):
+            return
         vocabulary = build_vocabulary(self.curator.tree)
         form = MemoryForm(kind, memory, vocabulary, self.store.today(), draft)
         self.push_screen(form, lambda result: self._form_saved(kind, result))
+
+    def _form_can_save(self, memory: Memory) -> bool:
+        """Whether the file as it is on disk can take the form's fields; if not, say why and
+        what to do instead, before anything is typed."""
+        try:
+            reason = edits.why_fields_cannot_be_saved(self.curator.read_bytes(memory.path))
+        except StoreError as error:
+            self.notify(str(error), title="Form not opened", severity="error", timeout=8)
+            return False
+        if reason is None:
+            return True
+        overrides = dict(self.settings.keys)
+        editor = keys.display(overrides.get("memory.open_editor", "o"))
+        form = keys.display(overrides.get("memory.edit", "e"))
+        self.notify(
+            f"{memory.path} cannot be edited in the form: {reason}. Press {editor} to open it "
+            f"in your editor ($VISUAL or $EDITOR) and fix its frontmatter; then {form} opens "
+            "the form.",
+            title="Form not opened",
+            severity="warning",
+            timeout=12,
+        )
+        return False
 
     def _form_saved(self, kind: Kind, result: FormResult | None) -> None:
         if result is None:
@@ -214,6 +243,24 @@ class Editing:
             memory = screen.memory if isinstance(screen, MemoryForm) else None
             if memory is not None and memory.path in changed:
                 screen.file_changed(self.curator.get(memory.path))
+
+    # --- keys while a form is open --------------------------------------------------------------
+
+    def open_forms(self) -> list[MemoryForm]:
+        return [screen for screen in self.screen_stack if isinstance(screen, MemoryForm)]
+
+    def form_allows(self, action: str) -> bool:
+        """Whether the app's `action` may run where the focus is (see focus_keys.py)."""
+        typed = typed_actions(dict(self.settings.keys))
+        return app_action_allowed(action, bool(self.open_forms()), self.focused, typed)
+
+    async def action_quit(self) -> None:
+        """Quit; with unsaved input in a form, only after the same question Esc asks."""
+        dirty = [form for form in self.open_forms() if form.dirty]
+        if not dirty:
+            self.exit()
+        elif not isinstance(self.screen, DiscardQuestion):
+            dirty[-1].ask_to_discard(self.exit, confirm_label="Discard and quit")
 
     # --- conflicts -------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -348,21 +348,33 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
         self.dismiss(FormResult(self.memory.path, set_values, unset, self.memory.digest, raw))
 
     def action_cancel(self) -> None:
+        self.ask_to_discard(lambda: self.dismiss(None))
+
+    def ask_to_discard(
+        self, discarded: Callable[[], object], confirm_label: str = "Discard"
+    ) -> None:
+        """Run `discarded` now when nothing changed; otherwise only once the person confirms
+        dropping the changed fields (Esc closing the form, and quitting, both ask here)."""
         if not self.dirty:
-            self.dismiss(None)
+            discarded()
             return
         raw = self.raw()
         changed = [spec.label for spec in self._specs if raw[spec.key] != self._initial[spec.key]]
+
+        def answered(discard: bool | None) -> None:
+            if discard:
+                discarded()
+
         self.app.push_screen(
-            ConfirmScreen(
+            DiscardQuestion(
                 "Discard your changes?",
                 [f"Changed: {', '.join(changed)}"],
-                confirm_label="Discard",
+                confirm_label=confirm_label,
                 danger=True,
             ),
-            self._discard_if_confirmed,
+            answered,
         )
 
-    def _discard_if_confirmed(self, discard: bool | None) -> None:
-        if discard:
-            self.dismiss(None)
+
+class DiscardQuestion(ConfirmScreen):
+    """The form's "Discard your changes?": while it waits, a quit key does not ask again."""
