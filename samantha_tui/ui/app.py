@@ -27,7 +27,7 @@ from ..core.curator import Curator
 from ..core.model import Kind, Memory, Tree
 from ..core.store import Store
 from ..settings import Settings, load_settings
-from . import keys, rows
+from . import keys, quit_hint, rows
 from .editing import Editing
 from .jump import open_command_palette, open_theme_palette
 from .key_burst import KeyBurst
@@ -345,6 +345,13 @@ class SamanthaApp(KeyBurst, Searching, Editing, LiveFiles, OrderedWork, App[None
             timeout=timeout,
             markup=False,
         )
+
+    def action_help_quit(self) -> None:
+        """ctrl+c: say which key quits, the key in bold. Content's own markup goes to Textual's
+        notify, so nothing typed reaches the screen as markup and no bracket shows as text."""
+        key = quit_hint.quit_key(self.active_bindings)
+        if key is not None:
+            super().notify(quit_hint.quit_hint(key).markup, title=quit_hint.TITLE, markup=True)
 
     # --- actions ---------------------------------------------------------------------------------
 

@@ -55,6 +55,7 @@ from ..bootstrap_rows import (
 from ..visible_text import shown, visible_text
 from ..widgets.memory_table import LazyRows, MemoryTable
 from ..widgets.preview import Preview
+from ..widgets.safe_select import SafeSelect
 from ..workers import background
 from .confirm import ConfirmScreen
 from .export import ExportScreen, ExportTarget, save_export
@@ -117,7 +118,7 @@ class BootstrapScreen(LiveScreen):
     def compose(self) -> ComposeResult:
         with Horizontal(id="bootstrap-signals"):
             yield Label("Project", classes="bootstrap-label")
-            yield Select[str]([], prompt="none chosen", compact=True, id="bootstrap-project")
+            yield SafeSelect[str]([], prompt="none chosen", compact=True, id="bootstrap-project")
             for name, hint in (
                 ("repo", "tidewater/infra"),
                 ("paths", "a/b.py, tests/"),
