@@ -146,3 +146,26 @@ async def test_escape_in_a_burst_reaches_the_list_before_the_keys_after_it(
         assert app.search_bar.input.value == "cd"
         assert not app.curator.can_undo
     assert snapshot(demo_root) == before
+
+
+async def test_keys_typed_into_a_box_are_never_held(demo_root: Path) -> None:
+    """`/` inside a query, and Enter in another screen's field, run no focus-moving binding of the
+    app: nothing would come back to release the keys behind them, which then waited seconds."""
+    app = SamanthaApp(demo_root, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await mash(pilot, ["a", "slash", "b"])
+        await pilot.pause()
+        assert not app.holding_keys
+        assert app.search_bar.input.value == "a/b"
+        await pilot.press("escape", "escape")
+        await settle(pilot)
+        await pilot.press("b")  # the bootstrap preview, whose fields are plain inputs
+        await settle(pilot)
+        field = next(iter(app.screen.query(Input)))
+        field.focus()
+        await pilot.pause()
+        await mash(pilot, ["x", "enter", "y"])
+        await pilot.pause()
+        assert not app.holding_keys

@@ -18,6 +18,8 @@ from __future__ import annotations
 from textual import events
 from textual.timer import Timer
 
+from .widgets.search_bar import SearchBar, SearchInput
+
 FOCUS_MOVES = frozenset({"search", "clear_search", "focus_list", "submit"})
 """Actions whose key the keys after it must wait for: each moves focus when it runs."""
 
@@ -42,7 +44,7 @@ class KeyBurst:
                 if self._held is not None:
                     self._held.append(event)
                     return
-                if self._moves_focus(event.key):
+                if self._moves_focus(event.key, event.character):
                     self._start_holding(event)
             elif event is self._holding_for:
                 # Back at the app: the bindings run now, and the action moves focus at once.
@@ -53,13 +55,22 @@ class KeyBurst:
                 return
         await super().on_event(event)  # type: ignore[misc]
 
-    def _moves_focus(self, key: str) -> bool:
+    def _moves_focus(self, key: str, character: str | None) -> bool:
         """Whether the binding this key would run, where focus is now, moves focus."""
         if not self.screen_stack:  # type: ignore[attr-defined]
             return False  # before the first screen, or while the app closes
+        focused = self.focused  # type: ignore[attr-defined]
+        if focused is not None and focused.check_consume_key(key, character):
+            # Typed into the focused box (`/` in a query): no binding runs and nothing comes
+            # back to release the keys behind it.
+            return False
         active = self.screen.active_bindings.get(key)  # type: ignore[attr-defined]
         if active is None or not active.enabled or active.binding.priority:
             # A priority binding runs before the key is forwarded: nothing overtakes it.
+            return False
+        if active.node is not self and not isinstance(active.node, (SearchBar, SearchInput)):
+            # Only the app's own keys and the search box's release what they hold; Enter in
+            # another screen's field moves nothing the keys after it could overtake.
             return False
         action = active.binding.action.split("(", 1)[0].rsplit(".", 1)[-1]
         return action in FOCUS_MOVES
