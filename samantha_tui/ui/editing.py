@@ -198,9 +198,10 @@ class Editing:
         what to do instead, before anything is typed."""
         try:
             reason = edits.why_fields_cannot_be_saved(self.curator.read_bytes(memory.path))
-        except StoreError as error:
-            self.notify(str(error), title="Form not opened", severity="error", timeout=8)
-            return False
+        except StoreError:
+            # Unreadable now (gone, the tree's folder renamed): the form opens as before, and its
+            # save says exactly why it cannot land, keeping what was typed.
+            return True
         if reason is None:
             return True
         overrides = dict(self.settings.keys)
