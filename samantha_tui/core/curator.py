@@ -179,7 +179,8 @@ class Curator:
                 raise StoreError("nothing to undo: no change has been made in this session")
             applied = self._history[-1]
             previous = plans.records_under(self.store, applied.inverse)
-            done = plans.apply(self.store, applied.inverse, reindex=False)
+            inverse = plans.with_trash_ids_now(self.store, applied.inverse)
+            done = plans.apply(self.store, inverse, reindex=False)
             self._history.pop()
             put_back = self._put_back_indexes(self._index_writes.pop(id(applied), []))
             name = f"undone: {applied.plan.name}"

@@ -505,6 +505,38 @@ def _untagged(tag: str, value: Any) -> Any:
     return value
 
 
+def with_trash_ids_now(store: Store, plan: Plan) -> Plan:
+    """The plan with each restore pointed at the trash entry that holds its bytes now.
+
+    An undo is planned when its change is made; by the time it runs, the memory may have been
+    restored from the trash and trashed again (the trash screen's restore, then its undo), so it
+    sits under a newer entry id with the same bytes. A restore whose entry is gone follows those
+    bytes; when no entry holds them it is left as it is and refuses with the usual message.
+    """
+    restores = [op for op in plan.operations if op.action == "restore" and op.expected]
+    if not restores:
+        return plan
+    present = trash.entries(store.root)
+    ids = {entry.id for entry in present}
+    moved: dict[int, str] = {}
+    for index, op in enumerate(plan.operations):
+        if op.action != "restore" or not op.expected or op.target in ids:
+            continue
+        for entry in present:  # newest first
+            if entry.path == op.path and (
+                journal.content_digest(entry.item(store.root)) == op.expected
+            ):
+                moved[index] = entry.id
+                break
+    if not moved:
+        return plan
+    operations = tuple(
+        dataclasses.replace(op, target=moved[index]) if index in moved else op
+        for index, op in enumerate(plan.operations)
+    )
+    return dataclasses.replace(plan, operations=operations)
+
+
 def run_operation(store: Store, op: Operation) -> Operation:
     """Do one operation and return the operation that undoes it.
 
@@ -518,7 +550,10 @@ def run_operation(store: Store, op: Operation) -> Operation:
         entry = store.trash(op.path)
         if op.seen is not None:
             put_back_if_changed(store, op, entry)
-        return Operation("restore", entry.path, target=entry.id)
+        # What went into the trash, so an undo can still find it under another entry id (see
+        # `with_trash_ids_now`).
+        kept = journal.content_digest(entry.item(store.root))
+        return Operation("restore", entry.path, target=entry.id, expected=kept)
     if op.action == "restore":
         store.restore(op.target or "")
         return Operation("trash", op.path)
