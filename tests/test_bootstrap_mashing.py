@@ -22,7 +22,6 @@ import pytest
 from textual.binding import Binding
 
 from samantha_tui.core.trash import TRASH_DIR
-from samantha_tui.ui import editing
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens import bootstrap
 from samantha_tui.ui.screens.bootstrap import BootstrapScreen
@@ -31,7 +30,9 @@ from samantha_tui.ui.widgets.memory_table import MemoryTable
 
 from .conftest import TODAY
 from .pilot import reindexed, settle
-from .test_key_mashing import Recorder, mash, snapshot
+
+# `sandbox`: the main mashing test's empty current folder, where no process may start.
+from .test_key_mashing import Recorder, mash, sandbox, snapshot  # noqa: F401 (a fixture)
 
 KEYS = 2_000
 BATCH = 40
@@ -72,23 +73,10 @@ def test_the_pool_holds_the_screen_keys() -> None:
     assert "q" not in pool and "e" not in pool, "only this screen's keys"
 
 
-@pytest.fixture
-def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty current folder; an editor started or an export written fails the test or is
-    recorded, never done."""
-    folder = tmp_path / "cwd"
-    folder.mkdir()
-    monkeypatch.chdir(folder)
-
-    def no_process(*args, **kwargs):
-        raise AssertionError(f"the app started a process: {args}")
-
-    monkeypatch.setattr(editing.subprocess, "run", no_process)
-    return folder
-
-
 async def test_2000_keys_on_the_bootstrap_preview_crash_nothing_and_change_nothing(
-    demo_root: Path, sandbox: Path, monkeypatch: pytest.MonkeyPatch
+    demo_root: Path,
+    sandbox: Path,  # noqa: F811 (the fixture imported above)
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     root = reindexed(demo_root)
     before = snapshot(root)
