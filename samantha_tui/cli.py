@@ -59,19 +59,9 @@ def run_ui(argv: list[str]) -> int:
     return 0
 
 
-def _show_any_name() -> None:
-    """A file name whose bytes are not UTF-8 prints as `\\udcff` instead of stopping the command
-    (Python holds such a byte as a lone surrogate, which a UTF-8 terminal cannot take)."""
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and getattr(stream, "errors", "") == "strict":
-            reconfigure(errors="backslashreplace")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     # Every line a command prints for people (argparse's own messages too) goes out with the
     # control characters of tree text escaped; JSON output is written through print_json.
-    _show_any_name()
     with visible_output():
         return run_command(list(sys.argv[1:] if argv is None else argv))
 

@@ -551,8 +551,12 @@ def run_operation(store: Store, op: Operation) -> Operation:
         if op.seen is not None:
             put_back_if_changed(store, op, entry)
         # What went into the trash, so an undo can still find it under another entry id (see
-        # `with_trash_ids_now`).
-        kept = journal.content_digest(entry.item(store.root))
+        # `with_trash_ids_now`). A file the plan saw is known to hold those bytes: the check
+        # above compared them, so it is not read again.
+        if op.seen is not None and entry.path == op.path:
+            kept = op.seen
+        else:
+            kept = journal.content_digest(entry.item(store.root))
         return Operation("restore", entry.path, target=entry.id, expected=kept)
     if op.action == "restore":
         store.restore(op.target or "")

@@ -86,6 +86,12 @@ class Searching:
         that `/dana` Enter `e` edits the best match and never the row selected before.
         """
         self.set_focus(self.table)
+        value = self.search_bar.input.value
+        if value != self.query_text:
+            # The box's last Changed message may still be on its way (keys in a burst): Enter
+            # acts on what the box holds, not on the query one letter short.
+            self.query_text = value
+            self.search_again()
         if self._results_pending():
             self._keys_wait_for_results = True
             self.keep_keys_held()
