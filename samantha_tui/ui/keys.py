@@ -147,6 +147,15 @@ APP_KEYS: tuple[Key, ...] = (
         show=True,
     ),
     Key(
+        id="list.sort",
+        keys="S",
+        action="sort_menu",
+        description="Sort",
+        palette="view: sort the list",
+        help="Sort this tab by date, updated, title, importance, references or path; "
+        "the current one again flips the direction (a column header click does the same)",
+    ),
+    Key(
         id="index.regenerate",
         keys="r",
         action="regenerate_indexes",
@@ -239,6 +248,7 @@ APP_KEYS: tuple[Key, ...] = (
 
 SECTIONS = {
     "search": "Find",
+    "list.sort": "View",
     "memory.jump": "Find",
     "memory": "Change",
     "index": "Indexes",
