@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual import on
 from textual.theme import Theme
 
 from ..core.model import Memory
@@ -67,8 +66,10 @@ class Sorting:
         self._show_list()
         self.save_state()
 
-    @on(MemoryTable.HeaderClicked, "#memories")
-    def _header_clicked(self, message: MemoryTable.HeaderClicked) -> None:
+    def on_memory_table_header_clicked(self, message: MemoryTable.HeaderClicked) -> None:
+        # By name, not @on: Textual collects @on handlers only from its own classes' bodies.
+        if message.table.id != "memories":
+            return
         field = FIELDS_BY_ID.get(message.column.sort or "")
         if field is not None:
             self.sort_by(field)
