@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -153,6 +154,6 @@ def test_a_sort_is_an_ordered_permutation_with_missing_values_last(
     assert present == sorted(present, reverse=descending)
     # Stable: memories with equal keys keep their input order.
     position = {m.path: i for i, m in enumerate(memories)}
-    for before, after in zip(result, result[1:], strict=False):
+    for before, after in itertools.pairwise(result):
         if KEYS[field](before) == KEYS[field](after):
             assert position[before.path] < position[after.path]
