@@ -147,7 +147,7 @@ APP_KEYS: tuple[Key, ...] = (
         show=True,
     ),
     Key(
-        id="list.sort",
+        id="view.sort",
         keys="S",
         action="sort_menu",
         description="Sort",
@@ -248,7 +248,6 @@ APP_KEYS: tuple[Key, ...] = (
 
 SECTIONS = {
     "search": "Find",
-    "list.sort": "View",
     "memory.jump": "Find",
     "memory": "Change",
     "index": "Indexes",
