@@ -51,7 +51,7 @@ class SortMenu(DismissOnce, ModalScreen[SortField | None]):
                 id="sort-fields",
             )
             yield Static(
-                Text("Enter picks · the current one again flips it · Esc leaves it", style="dim")
+                Text("Enter picks · the current one again flips · Esc closes", style="dim")
             )
 
     def on_mount(self) -> None:
