@@ -53,12 +53,17 @@ def settings_path(environ: Mapping[str, str] = os.environ) -> Path:
     """`$SAMANTHA_TUI_CONFIG`, else `$XDG_CONFIG_HOME/samantha-tui/config.toml` (~/.config)."""
     if environ.get(CONFIG_ENV):
         return Path(environ[CONFIG_ENV]).expanduser()
-    config_home = environ.get("XDG_CONFIG_HOME", "")
+    return xdg_home("XDG_CONFIG_HOME", ".config", environ) / "samantha-tui" / "config.toml"
+
+
+def xdg_home(variable: str, default: str, environ: Mapping[str, str] = os.environ) -> Path:
+    """`$XDG_CONFIG_HOME`-style base folder: the variable when absolute, else `~/<default>`."""
+    base = environ.get(variable, "")
     # The XDG spec says to ignore a relative value.
-    if not config_home or not Path(config_home).is_absolute():
+    if not base or not Path(base).is_absolute():
         home = Path(environ["HOME"]) if environ.get("HOME") else Path.home()
-        config_home = str(home / ".config")
-    return Path(config_home) / "samantha-tui" / "config.toml"
+        return home / default
+    return Path(base)
 
 
 def load_settings(environ: Mapping[str, str] = os.environ) -> tuple[Settings, list[str]]:

@@ -32,6 +32,8 @@ def _fixed_today(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempP
     config.write_text(WATCHER_OFF, encoding="utf-8")
     monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
     monkeypatch.setenv("SAMANTHA_TUI_CACHE", str(tmp_path_factory.mktemp("cache")))
+    # The app remembers tabs, theme and sorts in a state file: a fresh one for every test.
+    monkeypatch.setenv("SAMANTHA_TUI_STATE", str(tmp_path_factory.mktemp("state") / "state.json"))
 
 
 WATCHER_OFF = "[watch]\nenabled = false\n"

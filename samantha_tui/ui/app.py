@@ -38,6 +38,7 @@ from .screens.help import HelpScreen
 from .screens.live_screen import LiveScreen
 from .screens.recover import offer_recovery
 from .searching import Searching
+from .sort_order import Sorting
 from .tabs import TABS, WIDE, TabSpec
 from .visible_text import ControlCharacterFilter, visible, visible_lines
 from .widgets.counted_tabs import CountedTab, CountedTabs
@@ -48,7 +49,7 @@ from .widgets.status_line import StatusLine
 from .workers import background, describe_worker, failure_notice, formatted_traceback
 
 
-class SamanthaApp(KeyBurst, Searching, Editing, LiveFiles, OrderedWork, App[None]):
+class SamanthaApp(KeyBurst, Searching, Sorting, Editing, LiveFiles, OrderedWork, App[None]):
     """Browse and curate a samantha-llm memory tree."""
 
     CSS_PATH = "app.tcss"
@@ -74,6 +75,7 @@ class SamanthaApp(KeyBurst, Searching, Editing, LiveFiles, OrderedWork, App[None
         self._selection: dict[str, str | None] = {}
         self.init_key_burst()
         self.init_searching()
+        self.init_sorting()
         self.init_ordered()
         self.init_live()
         self._control_filter = ControlCharacterFilter()
@@ -109,6 +111,7 @@ class SamanthaApp(KeyBurst, Searching, Editing, LiveFiles, OrderedWork, App[None
 
     def on_mount(self) -> None:
         self._apply_settings()
+        self.restore_state()
         self.table.empty_message = "Reading memories…"
         self.table.focus()
         self.status_line.update(visible(str(self.store.root)))
@@ -211,8 +214,10 @@ class SamanthaApp(KeyBurst, Searching, Editing, LiveFiles, OrderedWork, App[None
         if spec.id == "problems":
             return self.memory_tree.all_problems
         if spec.id == "critical":
-            return rows.sort_memories(None, self.memory_tree.critical)
-        return rows.sort_memories(spec.kind, self.memory_tree.of_kind(spec.kind))
+            return rows.sort_memories(None, self.memory_tree.critical, self.tab_order(spec))
+        return rows.sort_memories(
+            spec.kind, self.memory_tree.of_kind(spec.kind), self.tab_order(spec)
+        )
 
     def _show_list(self) -> None:
         if self.memory_tree is None:
@@ -241,6 +246,7 @@ class SamanthaApp(KeyBurst, Searching, Editing, LiveFiles, OrderedWork, App[None
         self.table.set_rows(
             table_rows, columns, select=self._selection.get(spec.id), empty_message=empty
         )
+        self.show_sort_of(spec, searched is not None)
         if not table_rows:
             self._show_empty(spec, searched is not None)
 
@@ -363,6 +369,7 @@ class SamanthaApp(KeyBurst, Searching, Editing, LiveFiles, OrderedWork, App[None
         self.table.clear_marks()
         self.search_again()
         self._show_list()
+        self.save_state()
 
     def action_show_tab(self, tab_id: str) -> None:
         self.query_one("#tabs", Tabs).active = tab_id

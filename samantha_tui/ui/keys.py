@@ -212,6 +212,15 @@ APP_KEYS: tuple[Key, ...] = (
         palette="view: reload the tree",
         help="Read every file again from disk",
     ),
+    Key(
+        id="view.sort",
+        keys="S",
+        action="sort_menu",
+        description="Sort",
+        palette="view: sort the list",
+        help="Sort this tab by date, updated, title, importance, references or path; "
+        "the current one again flips the direction (a column header click does the same)",
+    ),
     *(
         Key(
             id=f"tab.{name}",

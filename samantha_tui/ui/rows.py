@@ -6,7 +6,9 @@ from collections.abc import Callable, Sequence
 
 from rich.text import Text
 
+from ..core import sorting
 from ..core.model import Kind, Memory, Problem, Severity, short_path
+from ..core.sorting import SortField, SortOrder
 from ..core.visible import visible_with_spans
 from .visible_text import shown
 from .widgets.memory_table import Column, LazyRows, TableRow
@@ -17,17 +19,17 @@ MATCH_STYLE = "bold underline"
 Spans = tuple[tuple[int, int], ...]
 MEMORY_COLUMNS = (
     Column("", 2),
-    Column("Title"),
-    Column("Date", 10),
-    Column("Importance", 10),
-    Column("Refs", 4, "right"),
+    Column("Title", sort="title"),
+    Column("Date", 10, sort="date"),
+    Column("Importance", 10, sort="importance"),
+    Column("Refs", 4, "right", sort="references"),
 )
 CRITICAL_COLUMNS = (
     Column("", 2),
-    Column("Title"),
+    Column("Title", sort="title"),
     Column("Kind", 15),
-    Column("Date", 10),
-    Column("Refs", 4, "right"),
+    Column("Date", 10, sort="date"),
+    Column("Refs", 4, "right", sort="references"),
 )
 PROBLEM_COLUMNS = (Column("", 2), Column("File", 34), Column("Line", 4, "right"), Column("Problem"))
 
@@ -101,13 +103,26 @@ def problem_row(problem: Problem, index: int) -> TableRow:
     )
 
 
-def sort_memories(kind: Kind | None, memories: list[Memory]) -> list[Memory]:
-    """Newest first for dated notes; by path where the folder structure is the order."""
+def default_order(kind: Kind | None) -> SortOrder:
+    """Newest first for dated notes (and Critical); by path where the folder structure is the
+    order (topic folders, one folder per project, runbooks by domain)."""
     if kind in (Kind.SHORT_TERM, None):
-        return sorted(
-            memories, key=lambda m: (m.date.toordinal() if m.date else 0, m.path), reverse=True
-        )
-    return sorted(memories, key=lambda m: m.path)
+        return SortOrder(SortField.DATE, descending=True)
+    return SortOrder(SortField.PATH, descending=False)
+
+
+def sort_memories(
+    kind: Kind | None, memories: Sequence[Memory], order: SortOrder | None = None
+) -> list[Memory]:
+    """The memories in `order` (the kind's default when None). Equal values follow their paths
+    in the same direction, so a descending order is the exact mirror of the ascending one."""
+    order = order or default_order(kind)
+    by_path = sorted(memories, key=_path, reverse=order.descending)
+    return sorting.sort_memories(by_path, order)
+
+
+def _path(memory: Memory) -> str:
+    return memory.path
 
 
 def lazy(

@@ -185,6 +185,7 @@ class Searching:
                 continue
             found.append(memory)
             spans.append(hit.title_spans)
+        found, spans = self.sorted_hits(spec, found, spans)
         if self._land_on_best:
             self._land_on_best = False
             if found:

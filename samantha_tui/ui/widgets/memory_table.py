@@ -30,6 +30,8 @@ class Column:
     width: int | None = None
     """Cells wide; None for the one column that takes the remaining width."""
     justify: str = "left"
+    sort: str | None = None
+    """The sort field a click on its header picks (a core.sorting field id); None: not sortable."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,18 @@ class MemoryTable(ScrollView, can_focus=True):
             # on needs showing, not every row it passed.
             return isinstance(message, MemoryTable.Highlighted) and message.table is self.table
 
+    class HeaderClicked(Message):
+        """A column's header was clicked; the app decides what sorting by it means."""
+
+        def __init__(self, table: MemoryTable, column: Column) -> None:
+            super().__init__()
+            self.table = table
+            self.column = column
+
+        @property
+        def control(self) -> MemoryTable:
+            return self.table
+
     class MarksChanged(Message):
         """Rows were marked or unmarked (by a key, clear_marks, or set_rows dropping keys)."""
 
@@ -144,6 +158,8 @@ class MemoryTable(ScrollView, can_focus=True):
         self._keys: list[str] = []
         self.empty_message = ""
         self._marks: set[str] = set()
+        self.sort_indicator: tuple[str, bool] | None = None
+        """(sort field, descending) the rows are in: its column's header shows ▲ or ▼."""
 
     # --- data ------------------------------------------------------------------------------------
 
@@ -272,7 +288,28 @@ class MemoryTable(ScrollView, can_focus=True):
     def action_last(self) -> None:
         self.cursor = len(self.rows) - 1
 
+    def show_sort(self, field: str | None, descending: bool = False) -> None:
+        """Mark the header of the column sorted by `field` (None: no column is)."""
+        self.sort_indicator = None if field is None else (field, descending)
+        self.refresh()
+
+    def column_at(self, x: int) -> Column | None:
+        """The column under cell `x` of a row (None in the gutter past the last column)."""
+        start = len(self.MARK)
+        for column, width in zip(
+            self.columns, self._widths(self.scrollable_content_region.width), strict=False
+        ):
+            if start - 1 <= x < start + width:
+                return column
+            start += width + 1
+        return None
+
     def on_click(self, event: events.Click) -> None:
+        if event.y == 0:
+            column = self.column_at(event.x)
+            if column is not None:
+                self.post_message(self.HeaderClicked(self, column))
+            return
         row = int(self.scroll_y) + event.y - 1
         if 0 <= row < len(self.rows):
             self.cursor = row
@@ -311,12 +348,27 @@ class MemoryTable(ScrollView, can_focus=True):
             line.append_text(cell)
         return line
 
+    def _header(self, width: int) -> Text:
+        line = self._line([Text(c.title) for c in self.columns], width)
+        if self.sort_indicator is None:
+            return line
+        field, descending = self.sort_indicator
+        # The arrow takes the cell just left of the column (the gutter or the space between
+        # columns), so no column gives up width for it and a title is never cut for it.
+        start = 0
+        for column, cell_width in zip(self.columns, self._widths(width), strict=False):
+            if column.sort == field:
+                arrow = "▼" if descending else "▲"
+                return line[:start] + Text(arrow, style="bold") + line[start + 1 :]
+            start += cell_width + 1
+        return line
+
     def render_line(self, y: int) -> Strip:
         # Inside the vertical scrollbar, so no row is ever wider than what shows.
         width = self.scrollable_content_region.width
         base = self.rich_style
         if y == 0:
-            header = self._line([Text(c.title) for c in self.columns], width)
+            header = self._header(width)
             header.stylize(self.get_component_rich_style("memory-table--header"))
             return self._strip(header, width, base)
         if not self.rows:

@@ -1,0 +1,171 @@
+"""What the app remembers between runs: the last tab, a theme picked in the app, each tab's sort.
+
+Not the settings file, which is the person's to write: this one is the app's, in
+`$XDG_STATE_HOME/samantha-tui/state.json` (usually `~/.local/state/samantha-tui/state.json`;
+`$SAMANTHA_TUI_STATE` names another file). It is global, not per tree: how a person likes a list
+sorted, and which theme they picked, are theirs whatever tree they open.
+
+Read tolerantly (a missing file is the defaults; a damaged or odd one is the defaults and one
+message, never an exception) and never through a link or a pipe put in its place: those are
+neither read nor written over.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from ..core.json_read import kind_of, loads, read_regular
+from ..core.sorting import FIELDS_BY_ID, SortOrder
+from ..settings import xdg_home
+
+STATE_ENV = "SAMANTHA_TUI_STATE"
+"""Names the state file directly (tests use it)."""
+VERSION = 1
+LIMIT = 1 << 16
+"""Bytes read at most: the app writes a few hundred; anything bigger is not its file."""
+
+
+@dataclass(frozen=True)
+class AppState:
+    last_tab: str | None = None
+    theme: str | None = None
+    """The theme last picked in the app."""
+    theme_setting: str | None = None
+    """The settings file's theme when that pick was made: once the settings file names another,
+    the settings file wins again."""
+    sorts: Mapping[str, SortOrder] = field(default_factory=lambda: MappingProxyType({}))
+    """Tab id -> the order a person chose for it."""
+
+
+def state_path(environ: Mapping[str, str] = os.environ) -> Path:
+    """`$SAMANTHA_TUI_STATE`, else `$XDG_STATE_HOME/samantha-tui/state.json` (~/.local/state)."""
+    if environ.get(STATE_ENV):
+        return Path(environ[STATE_ENV]).expanduser()
+    return xdg_home("XDG_STATE_HOME", ".local/state", environ) / "samantha-tui" / "state.json"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    state: AppState
+    message: str | None
+    """One warning for the person, or None."""
+    writable: bool
+    """False when something other than a plain file is in the state file's place."""
+
+
+def load_state(path: Path) -> Loaded:
+    """The state in `path`; every fault is the defaults (or the readable part) and one message."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return Loaded(AppState(), None, True)
+    except OSError as error:
+        return Loaded(AppState(), _cannot(path, error.strerror or str(error)), False)
+    if not stat.S_ISREG(info.st_mode):
+        reason = f"it is {kind_of(info.st_mode)}, not a plain file; it is neither read nor written"
+        return Loaded(AppState(), _cannot(path, reason), False)
+    try:
+        data = loads(read_regular(path, LIMIT + 1).decode("utf-8"))
+    except OSError as error:  # NotRegular too: a pipe swapped in after the lstat
+        return Loaded(AppState(), _cannot(path, error.strerror or str(error)), False)
+    except UnicodeDecodeError:
+        return Loaded(AppState(), _cannot(path, "it is not UTF-8 text"), True)
+    except ValueError:  # not JSON, or nested too deep
+        return Loaded(AppState(), _cannot(path, "it is not valid JSON"), True)
+    if not isinstance(data, dict):
+        return Loaded(AppState(), _cannot(path, "it is not a JSON object"), True)
+    odd: list[str] = []
+    state = AppState(
+        last_tab=_text(data, "last_tab", odd),
+        theme=_text(data, "theme", odd),
+        theme_setting=_text(data, "theme_setting", odd),
+        sorts=MappingProxyType(_sorts(data.get("sort", {}), odd)),
+    )
+    message = None
+    if odd:
+        message = f"{path}: ignored {', '.join(odd)} (the app rewrites the file as it goes)"
+    return Loaded(state, message, True)
+
+
+def _cannot(path: Path, reason: str) -> str:
+    return f"{path}: cannot use it ({reason}); starting with the default tab, theme and sorting"
+
+
+def _text(data: dict[str, Any], key: str, odd: list[str]) -> str | None:
+    value = data.get(key)
+    if value is None or (isinstance(value, str) and value.strip()):
+        return value
+    odd.append(f"`{key}`")
+    return None
+
+
+def _sorts(value: Any, odd: list[str]) -> dict[str, SortOrder]:
+    if not isinstance(value, dict):
+        odd.append("`sort`")
+        return {}
+    sorts: dict[str, SortOrder] = {}
+    for tab, order in value.items():
+        field_id = order.get("field") if isinstance(order, dict) else None
+        descending = order.get("descending") if isinstance(order, dict) else None
+        if field_id in FIELDS_BY_ID and isinstance(descending, bool):
+            sorts[tab] = SortOrder(FIELDS_BY_ID[field_id], descending)
+        else:
+            odd.append(f"the sort of `{tab}`")
+    return sorts
+
+
+def state_json(state: AppState) -> bytes:
+    """The file's bytes: keys sorted, so an unchanged state writes the same bytes."""
+    data = {
+        "version": VERSION,
+        "last_tab": state.last_tab,
+        "theme": state.theme,
+        "theme_setting": state.theme_setting,
+        "sort": {
+            tab: {"field": order.field.id, "descending": order.descending}
+            for tab, order in sorted(state.sorts.items())
+        },
+    }
+    return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
+def save_state(path: Path, state: AppState) -> str | None:
+    """Replace the file with `state` atomically; the reason when it could not (None when it did).
+
+    Never over a link, pipe or folder in its place. No fsync: the file is a convenience, and a
+    torn one after a crash only means the defaults and one message at the next start.
+    """
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        pass
+    except OSError as error:
+        return _not_saved(path, error.strerror or str(error))
+    else:
+        if not stat.S_ISREG(info.st_mode):
+            return _not_saved(path, f"it is {kind_of(info.st_mode)}, not a plain file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(state_json(state))
+            os.replace(temp, path)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        return _not_saved(path, error.strerror or str(error))
+    return None
+
+
+def _not_saved(path: Path, reason: str) -> str:
+    return f"{path}: not saved ({reason}); the tab, theme and sorting are kept for this run only"
