@@ -218,7 +218,7 @@ async def test_the_bulk_form_previews_then_saves_one_undoable_change(
         await pilot.pause()
         preview = str(form.query_one("#bulk-preview").render())
         assert "Will change 3 of 3 files" in preview
-        assert "2026-06-10_alpha_rule.md: importance high; topics ci, release" in preview
+        assert "2026-06-10_alpha_rule.md: importance high; topics +release" in preview
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)

@@ -120,10 +120,10 @@ def test_bulk_edit_writes_only_what_changes_and_keys_the_kind_has(curator: Curat
     files, unchanged = bulk_edits.preview(_records(curator, A, B, T), change)
     assert unchanged == 0
     assert [f.describe() for f in files] == [
-        "2026-06-10_alpha.md: importance high; topics ci, release",
-        "2026-06-09_beta.md: topics ci, release",
+        "2026-06-10_alpha.md: importance high; topics +release -Docs",
+        "2026-06-09_beta.md: topics +release -Docs",
         # Tasks have importance too; `CI` is new to the gateway (Alpha has `ci` already).
-        "gateway: importance high; status blocked; topics gateway, release, CI",
+        "gateway: importance high; status blocked; topics +release +CI",
     ]
     bulk = bulk_edits.edit_many(_records(curator, A, B, T), change, curator.read_bytes)
     assert len(bulk.plan.operations) == 3

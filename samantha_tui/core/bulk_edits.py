@@ -45,13 +45,26 @@ class FileChange:
     path: str
     values: Mapping[str, Any]
     unset: tuple[str, ...] = ()
+    topics_before: tuple[str, ...] | None = None
+    """The topics the file had, when the change sets them: the preview shows what goes and comes."""
 
     def describe(self) -> str:
-        """`a.md: importance high, topics ci, docs; remove critical`, one line for a person."""
-        parts = [f"{key} {_shown(value)}" for key, value in self.values.items()]
+        """`a.md: importance high; topics +release -docs; remove critical`, one line."""
+        parts = [
+            self._topics() if key == "topics" else f"{key} {_shown(value)}"
+            for key, value in self.values.items()
+        ]
         if self.unset:
             parts.append(f"remove {', '.join(self.unset)}")
         return f"{name_of(self.path)}: {'; '.join(parts)}"
+
+    def _topics(self) -> str:
+        new = [str(topic) for topic in self.values["topics"]]
+        if self.topics_before is None:
+            return f"topics {_shown(new)}"
+        added = [topic for topic in new if topic not in self.topics_before]
+        gone = [topic for topic in self.topics_before if topic not in new]
+        return "topics " + " ".join([*(f"+{t}" for t in added), *(f"-{t}" for t in gone)])
 
 
 @dataclass(frozen=True)
@@ -239,12 +252,16 @@ def _same(key: str, old: Any, new: Any) -> bool:
     return old == new or raw_value(spec, old) == raw_value(spec, new)
 
 
+def _current_topics(memory: Memory) -> tuple[str, ...]:
+    raw = memory.frontmatter.get("topics")
+    return tuple(str(topic) for topic in raw) if isinstance(raw, list) else memory.topics
+
+
 def _topics_after(memory: Memory, change: BulkChange) -> list[str] | None:
     """The memory's topics after the change, or None when they stay as they are."""
     if change.topics_set is None and not change.topics_add and not change.topics_remove:
         return None
-    raw = memory.frontmatter.get("topics")
-    current = [str(topic) for topic in raw] if isinstance(raw, list) else list(memory.topics)
+    current = list(_current_topics(memory))
     if change.topics_set is not None:
         new = list(change.topics_set)
     else:
@@ -269,13 +286,15 @@ def file_change(memory: Memory, change: BulkChange) -> tuple[FileChange | None, 
         if key in memory.frontmatter:
             unset.append(key)
     topics = _topics_after(memory, change)
+    before = None
     if topics is not None:
         if not topics:
             return None, "no topics would be left; a memory needs one"
         values["topics"] = topics
+        before = _current_topics(memory)
     if not values and not unset:
         return None, None
-    return FileChange(memory.path, values, tuple(unset)), None
+    return FileChange(memory.path, values, tuple(unset), before), None
 
 
 def edit_many(
