@@ -64,7 +64,9 @@ async def test_c_on_three_marked_asks_naming_them_then_one_undo_puts_every_byte_
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen)
-        assert "change 2 files?" in dialog._title, "Beta is critical already: two are written"
+        assert dialog._title == "Mark 2 memories critical?", (
+            "Beta is critical already: two are written"
+        )
         assert any("alpha_rule" in line for line in dialog._lines)
         await pilot.press("y")
         await settle(pilot)
@@ -222,7 +224,7 @@ async def test_the_bulk_form_previews_then_saves_one_undoable_change(
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
-        assert "change 3 files?" in app.screen._title
+        assert app.screen._title == "Save these fields to 3 memories?"
         await pilot.press("y")
         await settle(pilot)
         for path in (A, B, C):

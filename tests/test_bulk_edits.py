@@ -66,6 +66,7 @@ def test_critical_marks_the_ones_not_critical_and_one_undo_restores_every_byte(
     assert [op.path for op in bulk.plan.operations] == [A, C]
     assert "marked critical on 2 memories" in bulk.plan.name
     assert "1 memory already critical" in bulk.plan.name
+    assert bulk.asks == "Mark 2 memories critical?"
     assert all(op.seen == curator.get(op.path).digest for op in bulk.plan.operations)
     outcome = curator.apply(bulk.plan)
     assert b"critical: true\n" in (root / A).read_bytes()

@@ -97,6 +97,8 @@ class BulkPlan:
     plan: Plan
     files: tuple[FileChange, ...]
     left_alone: tuple[LeftAlone, ...] = ()
+    asks: str = ""
+    """What it does, as a confirmation asks it: `Mark 3 memories critical?`."""
 
 
 def _shown(value: Any) -> str:
@@ -153,7 +155,9 @@ def _plan(
     left: list[LeftAlone],
     reason: str,
     read: Reader | None,
+    asks: str,
 ) -> BulkPlan:
+    """`asks` is the question with `{n}` for the count: `Mark {n} critical?`."""
     digests = {memory.path: memory.digest for memory in memories}
     kept: list[FileChange] = []
     for change in files:
@@ -177,12 +181,10 @@ def _plan(
         )
         for change in kept
     )
-    # Paths in the order of the marks, so the notice names what the list shows first.
     title = f"{name} on {_count(len(kept))}"
     extra = left_alone_notice(left)
-    return BulkPlan(
-        Plan(f"{title} · {extra}" if extra else title, operations), tuple(kept), tuple(left)
-    )
+    plan = Plan(f"{title} · {extra}" if extra else title, operations)
+    return BulkPlan(plan, tuple(kept), tuple(left), asks.format(n=_count(len(kept))))
 
 
 def toggle_critical(memories: Iterable[Memory], read: Reader | None = None) -> BulkPlan:
@@ -193,16 +195,25 @@ def toggle_critical(memories: Iterable[Memory], read: Reader | None = None) -> B
         raise StoreError("no memory is marked")
     if all(memory.critical for memory in marked):
         files = [FileChange(m.path, {}, ("critical",)) for m in marked]
-        return _plan("critical removed", marked, files, [], "no longer critical", read)
+        return _plan(
+            "critical removed",
+            marked,
+            files,
+            [],
+            "no longer critical",
+            read,
+            "Remove critical from {n}?",
+        )
     files = [FileChange(m.path, {"critical": True}) for m in marked if not m.critical]
     already = [m for m in marked if m.critical]
-    bulk = _plan("marked critical", marked, files, [], "read every session", read)
+    asks = "Mark {n} critical?"
+    bulk = _plan("marked critical", marked, files, [], "read every session", read, asks)
     if not already:
         return bulk
     # Said, not left as a riddle: the memories critical before stay so.
     note = f"{_count(len(already))} already critical"
     plan = Plan(f"{bulk.plan.name} · {note}", bulk.plan.operations)
-    return BulkPlan(plan, bulk.files, bulk.left_alone)
+    return BulkPlan(plan, bulk.files, bulk.left_alone, bulk.asks)
 
 
 def _stepped(raw: Any, step: int) -> str:
@@ -235,7 +246,8 @@ def step_importance(memories: Iterable[Memory], step: int, read: Reader | None =
             continue
         files.append(FileChange(memory.path, {"importance": target}))
     name = "importance raised" if step > 0 else "importance lowered"
-    return _plan(name, marked, files, left, name, read)
+    asks = "Raise the importance of {n}?" if step > 0 else "Lower the importance of {n}?"
+    return _plan(name, marked, files, left, name, read, asks)
 
 
 def _applies(key: str, memory: Memory) -> bool:
@@ -313,7 +325,8 @@ def edit_many(
             files.append(wanted)
         elif why is not None:
             left.append(LeftAlone(memory.path, why))
-    return _plan("fields set", marked, files, left, "set in the bulk form", read)
+    asks = "Save these fields to {n}?"
+    return _plan("fields set", marked, files, left, "set in the bulk form", read, asks)
 
 
 def preview(memories: Iterable[Memory], change: BulkChange) -> tuple[list[FileChange], int]:

@@ -116,14 +116,13 @@ class Marking:
         if len(bulk.files) <= 1:
             run()
             return
-        name = bulk.plan.name.split(" · ", 1)[0]
         lines = first_names([f.path for f in bulk.files])
         left = bulk_edits.left_alone_notice(bulk.left_alone)
         if left:
             lines.append(left[0].upper() + left[1:] + ".")
         lines.append("One change: u undoes all of it.")
         self.push_screen(
-            ConfirmScreen(f"{name.capitalize()}: change {len(bulk.files)} files?", lines, "Change"),
+            ConfirmScreen(bulk.asks, lines, "Change"),
             lambda yes: run() if yes else None,
         )
 
