@@ -41,6 +41,7 @@ from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.keys import APP_KEYS
 from samantha_tui.ui.screens import bootstrap
 from samantha_tui.ui.screens.bootstrap import BootstrapScreen
+from samantha_tui.ui.screens.bulk_form import BulkForm
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.conflict import ConflictScreen
 from samantha_tui.ui.screens.export import ExportScreen
@@ -221,7 +222,7 @@ async def test_2000_random_keys_leave_the_app_alive_and_every_byte_accounted_for
             if len(app.screen_stack) == 1:
                 break
             # Only the form's "Discard your changes?" is confirmed; anything else is cancelled.
-            discarding = isinstance(app.screen_stack[-2], MemoryForm)
+            discarding = isinstance(app.screen_stack[-2], (MemoryForm, BulkForm))
             key = "y" if isinstance(app.screen, ConfirmScreen) and discarding else "escape"
             await pilot.press(key)
             await settle(pilot)

@@ -32,6 +32,7 @@ from .editing import Editing
 from .jump import open_command_palette, open_theme_palette
 from .key_burst import KeyBurst
 from .live import LiveFiles
+from .marking import Marking
 from .messages import Changed, ChangeRefused, TreeLoaded, WorkFailed, while_shown
 from .ordered import OrderedWork
 from .screens.help import HelpScreen
@@ -49,7 +50,9 @@ from .widgets.status_line import StatusLine
 from .workers import background, describe_worker, failure_notice, formatted_traceback
 
 
-class SamanthaApp(KeyBurst, Searching, Sorting, Editing, LiveFiles, OrderedWork, App[None]):
+class SamanthaApp(
+    KeyBurst, Marking, Searching, Sorting, Editing, LiveFiles, OrderedWork, App[None]
+):
     """Browse and curate a samantha-llm memory tree."""
 
     CSS_PATH = "app.tcss"
@@ -76,6 +79,7 @@ class SamanthaApp(KeyBurst, Searching, Sorting, Editing, LiveFiles, OrderedWork,
         self.init_key_burst()
         self.init_searching()
         self.init_sorting()
+        self.init_marking()
         self.init_ordered()
         self.init_live()
         self._control_filter = ControlCharacterFilter()
@@ -92,7 +96,7 @@ class SamanthaApp(KeyBurst, Searching, Sorting, Editing, LiveFiles, OrderedWork,
         with Horizontal(id="panes"):
             with Vertical(id="list-pane"):
                 yield SearchBar(id="search")
-                yield MemoryTable(rows.MEMORY_COLUMNS, id="memories")
+                yield MemoryTable(rows.MEMORY_COLUMNS, id="memories", keep_hidden_marks=True)
             yield Preview(id="preview")
         yield StatusLine(id="status")
         yield Footer()
@@ -179,6 +183,7 @@ class SamanthaApp(KeyBurst, Searching, Sorting, Editing, LiveFiles, OrderedWork,
             self._selection[self.current_tab] = select
         before = self.table.selected_key
         self._show_list()
+        self.drop_vanished_marks()
         if self.table.selected_key == before and before is not None:
             path = before.split("#", 1)[0]
             if path in set(changed):
@@ -365,8 +370,9 @@ class SamanthaApp(KeyBurst, Searching, Sorting, Editing, LiveFiles, OrderedWork,
     def _tab_activated(self, message: Tabs.TabActivated) -> None:
         if message.tab is None:
             return
-        self.current_tab = message.tab.id or TABS[0].id
-        self.table.clear_marks()
+        left, self.current_tab = self.current_tab, message.tab.id or TABS[0].id
+        if left != self.current_tab:
+            self.switch_marks(left, self.current_tab)
         self.search_again()
         self._show_list()
         self.save_state()
@@ -444,6 +450,7 @@ def screen_named(name: str) -> type[LiveScreen]:
 MAIN_SCREEN_ONLY = {
     "search",
     "clear_search",
+    "escape_list",
     "jump",
     "edit",
     "toggle_critical",

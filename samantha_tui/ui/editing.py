@@ -26,6 +26,7 @@ from . import keys
 from .focus_keys import app_action_allowed, typed_actions
 from .messages import Changed, ChangeRefused, Conflicted, while_shown
 from .ordered import in_order
+from .screens.bulk_form import BulkForm
 from .screens.confirm import ConfirmScreen
 from .screens.conflict import ConflictScreen
 from .screens.live_screen import LiveScreen
@@ -113,10 +114,14 @@ class Editing:
     # --- one-key edits ---------------------------------------------------------------------------
 
     def action_toggle_critical(self) -> None:
+        if self.act_on_marks("critical"):
+            return
         if (memory := self._target()) is not None:
             self.toggle_critical_of(memory.path)
 
     def action_step_importance(self, step: int) -> None:
+        if self.act_on_marks("importance", step):
+            return
         if (memory := self._target()) is not None:
             self.step_importance_of(memory.path, step)
 
@@ -145,7 +150,7 @@ class Editing:
     # --- delete ----------------------------------------------------------------------------------
 
     def action_delete(self) -> None:
-        marked = [m for m in map(self.memory_for, self.table.marked_keys) if m is not None]
+        marked = self.marked_memories()
         targets = marked or ([m] if (m := self._target()) is not None else [])
         if not targets:
             return
@@ -177,6 +182,8 @@ class Editing:
     # --- forms -----------------------------------------------------------------------------------
 
     def action_edit(self) -> None:
+        if self.act_on_marks("edit"):
+            return
         if (memory := self._target()) is not None:
             self.open_form(memory.kind, memory)
 
@@ -247,8 +254,8 @@ class Editing:
 
     # --- keys while a form is open --------------------------------------------------------------
 
-    def open_forms(self) -> list[MemoryForm]:
-        return [screen for screen in self.screen_stack if isinstance(screen, MemoryForm)]
+    def open_forms(self) -> list[MemoryForm | BulkForm]:
+        return [s for s in self.screen_stack if isinstance(s, (MemoryForm, BulkForm))]
 
     def form_allows(self, action: str) -> bool:
         """Whether the app's `action` may run where the focus is (see focus_keys.py)."""

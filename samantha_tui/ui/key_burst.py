@@ -20,7 +20,7 @@ from textual.timer import Timer
 
 from .widgets.search_bar import SearchBar, SearchInput
 
-FOCUS_MOVES = frozenset({"search", "clear_search", "focus_list", "submit"})
+FOCUS_MOVES = frozenset({"search", "clear_search", "escape_list", "focus_list", "submit"})
 """Actions whose key the keys after it must wait for: each moves focus when it runs."""
 
 HOLD_LIMIT = 5.0

@@ -63,9 +63,9 @@ APP_KEYS: tuple[Key, ...] = (
     Key(
         id="search.clear",
         keys="escape",
-        action="clear_search",
-        description="Clear the search",
-        help="Clear the search and go back to where you were",
+        action="escape_list",
+        description="Clear the search, then the marks",
+        help="Clear the search and go back to where you were; with no search, clear the marks",
     ),
     Key(
         id="memory.jump",

@@ -84,6 +84,7 @@ class MemoryTable(ScrollView, can_focus=True):
         Binding("home,g", "first", "First", show=False, id="list.first"),
         Binding("end,G", "last", "Last", show=False, id="list.last"),
         Binding("space", "toggle_mark", "Mark", show=False, id="list.mark"),
+        Binding("ctrl+a", "toggle_all_marks", "Mark all", show=False, id="list.mark_all"),
     ]
 
     COMPONENT_CLASSES = {
@@ -150,9 +151,17 @@ class MemoryTable(ScrollView, can_focus=True):
             return self.table
 
     def __init__(
-        self, columns: Sequence[Column] = (), *, id: str | None = None, classes: str | None = None
+        self,
+        columns: Sequence[Column] = (),
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+        keep_hidden_marks: bool = False,
     ) -> None:
         super().__init__(id=id, classes=classes)
+        self.keep_hidden_marks = keep_hidden_marks
+        """Keep the marks of keys the rows no longer show (a search hides them for a while);
+        the owner drops those whose item is gone (see `keep_marks`)."""
         self.columns: tuple[Column, ...] = tuple(columns)
         self.rows: Sequence[TableRow] = []
         self._keys: list[str] = []
@@ -185,7 +194,10 @@ class MemoryTable(ScrollView, can_focus=True):
         self._keys = rows.keys if isinstance(rows, LazyRows) else [row.key for row in self.rows]
         self.empty_message = empty_message
         self.virtual_size = Size(self.scrollable_content_region.width, len(self.rows) + 1)
-        if self._marks:
+        if self._marks and self.keep_hidden_marks:
+            # The marks stay; how many the rows hide may have changed (a search).
+            self.post_message(self.MarksChanged(self, len(self._marks)))
+        elif self._marks:
             # One C-level pass, and only while something is marked.
             kept = self._marks.intersection(self._keys)
             if kept != self._marks:
@@ -223,10 +235,43 @@ class MemoryTable(ScrollView, can_focus=True):
             return []
         return [key for key in self._keys if key in self._marks]
 
+    @property
+    def marks(self) -> frozenset[str]:
+        """Every marked key, shown or (with keep_hidden_marks) hidden by the rows."""
+        return frozenset(self._marks)
+
+    @property
+    def hidden_marks(self) -> int:
+        """How many marked keys the rows do not show."""
+        return len(self._marks.difference(self._keys)) if self._marks else 0
+
+    def set_marks(self, keys: frozenset[str] | set[str]) -> None:
+        """Mark exactly these keys (a tab's marks brought back)."""
+        if set(keys) != self._marks:
+            self._marks = set(keys)
+            self.refresh()
+            self.post_message(self.MarksChanged(self, len(self._marks)))
+
+    def keep_marks(self, keep: Callable[[str], bool]) -> None:
+        """Drop the marks of hidden keys for which `keep` says no (their item has gone)."""
+        shown = set(self._keys)
+        gone = {key for key in self._marks if key not in shown and not keep(key)}
+        if gone:
+            self._marks -= gone
+            self.refresh()
+            self.post_message(self.MarksChanged(self, len(self._marks)))
+
+    def action_toggle_all_marks(self) -> None:
+        self.toggle_all_marks()
+
     def toggle_all_marks(self) -> None:
-        """Mark every row, or none when every row is marked already."""
+        """Mark every row, or unmark them when every row is marked already; marks of keys the
+        rows do not show stay as they are."""
         every = set(self._keys)
-        self._marks = set() if every <= self._marks else every
+        if every <= self._marks:
+            self._marks -= every
+        else:
+            self._marks |= every
         self.refresh()
         self.post_message(self.MarksChanged(self, len(self._marks)))
 

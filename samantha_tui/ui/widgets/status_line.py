@@ -43,6 +43,16 @@ def describe(tree: Tree, root: Path) -> Text:
     return text
 
 
+def marks_state(count: int, hidden: int = 0) -> Text:
+    """`3 marked: c + - e d act on them, Esc clears` (empty with no marks)."""
+    if not count:
+        return Text()
+    hid = f", {hidden} hidden by the search" if hidden else ""
+    text = Text(f"{count} marked{hid}", style="bold reverse")
+    text.append(": c + - e d act on them, Esc clears", style="bold")
+    return text
+
+
 def index_state(report: DriftReport | None, busy: bool = False, error: str = "") -> Text:
     """`indexes ✓`, `indexes: 2 kinds drift (r)`, or what is happening to them."""
     if error:
@@ -64,6 +74,7 @@ class StatusLine(Static):
         super().__init__(id=id)
         self._tree = Text()
         self._index = Text()
+        self._marks = Text()
 
     def show_tree(self, tree: Tree, root: Path) -> None:
         self._tree = describe(tree, root)
@@ -73,10 +84,25 @@ class StatusLine(Static):
         self._index = index_state(report, busy, error)
         self._show()
 
+    def show_marks(self, count: int, hidden: int = 0) -> None:
+        """How many rows are marked, and what the next key acts on."""
+        marks = marks_state(count, hidden)
+        if marks.plain != self._marks.plain:
+            self._marks = marks
+            self._show()
+
     def _show(self) -> None:
+        text = self._composed()
+        if self._marks:
+            # While rows are marked, what the keys act on matters most: it goes first.
+            marks = self._marks.copy()
+            marks.append(SEPARATOR, style="dim")
+            text = marks + text
+        self.update(text)
+
+    def _composed(self) -> Text:
         if not self._index:
-            self.update(self._tree)
-            return
+            return self._tree
         # The indexes go second: on a narrow terminal the counts at the end are cut first.
         head, _, rest = self._tree.plain.partition(SEPARATOR)
         text = self._tree[: len(head)]
@@ -84,4 +110,4 @@ class StatusLine(Static):
         text.append_text(self._index)
         if rest:
             text.append_text(self._tree[len(head) :])
-        self.update(text)
+        return text
