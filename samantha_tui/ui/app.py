@@ -27,7 +27,7 @@ from ..core.curator import Curator
 from ..core.model import Kind, Memory, Tree
 from ..core.store import Store
 from ..settings import Settings, load_settings
-from . import keys, quit_hint, rows
+from . import keys, notices, quit_hint, rows
 from .editing import Editing
 from .jump import open_command_palette, open_theme_palette
 from .key_burst import KeyBurst
@@ -77,6 +77,7 @@ class SamanthaApp(KeyBurst, Searching, Editing, LiveFiles, OrderedWork, App[None
         self.init_ordered()
         self.init_live()
         self._control_filter = ControlCharacterFilter()
+        self.notices = notices.Notices(self)
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters, then the guard that keeps tree text's control characters (ESC,
@@ -295,6 +296,7 @@ class SamanthaApp(KeyBurst, Searching, Editing, LiveFiles, OrderedWork, App[None
                 " · ".join(lines),
                 severity="warning" if outcome.index_error or outcome.skipped else "information",
                 timeout=4,
+                kind="change",
             )
         self.after_change(message)
 
@@ -335,16 +337,26 @@ class SamanthaApp(KeyBurst, Searching, Editing, LiveFiles, OrderedWork, App[None
         severity: SeverityLevel = "information",
         timeout: float | None = None,
         markup: bool = False,
+        kind: str | None = None,
     ) -> None:
         """Show a notice as plain text, whatever the caller asks: notices name memories, and a
-        title or file name like `[bold]x[/]` must show as typed (as markup, `[/]` would raise)."""
-        super().notify(
-            visible_lines(message),
-            title=visible(title),
-            severity=severity,
-            timeout=timeout,
-            markup=False,
+        title or file name like `[bold]x[/]` must show as typed (as markup, `[/]` would raise).
+
+        A notice of the same `kind` as one on screen replaces it (see notices.py)."""
+        message, title = visible_lines(message), visible(title)
+        shown = notices.notification(
+            message, title, severity, self.NOTIFICATION_TIMEOUT if timeout is None else timeout
         )
+        # Posted, not shown here: notify may be called from a worker's thread.
+        self.post_message(notices.Raised(kind or notices.kind_of(message, title), shown))
+
+    @on(notices.Raised)
+    def _notice_raised(self, message: notices.Raised) -> None:
+        self.notices.show(message.kind, message.notification)
+
+    def clear_notifications(self) -> None:
+        super().clear_notifications()
+        self.notices.clear()
 
     def action_help_quit(self) -> None:
         """ctrl+c: say which key quits, the key in bold. Content's own markup goes to Textual's
