@@ -34,6 +34,7 @@ from .key_burst import KeyBurst
 from .live import LiveFiles
 from .messages import Changed, ChangeRefused, TreeLoaded, WorkFailed, while_shown
 from .ordered import OrderedWork
+from .screens import help as help_screen
 from .screens.help import HelpScreen
 from .screens.live_screen import LiveScreen
 from .screens.recover import offer_recovery
@@ -111,6 +112,7 @@ class SamanthaApp(KeyBurst, Searching, Editing, LiveFiles, OrderedWork, App[None
     def on_mount(self) -> None:
         self._apply_settings()
         self.table.empty_message = "Reading memories…"
+        self.table.tooltip = help_screen.MARKERS_HINT
         self.table.focus()
         self.status_line.update(visible(str(self.store.root)))
         self.load_tree()
@@ -398,9 +400,16 @@ class SamanthaApp(KeyBurst, Searching, Editing, LiveFiles, OrderedWork, App[None
         self.push_screen(screen_class())
 
     def action_help(self) -> None:
+        """`?`/F1: the help of the screen the person is on (the main list's where it has none)."""
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen(self._help_rows()))
+        spec = self.spec()
+        main = help_screen.main_page(
+            spec.id, spec.label, self._help_rows(), dict(self.settings.keys)
+        )
+        screen = self.screen
+        page = main if screen is self.screen_stack[0] else help_screen.screen_page(screen, main)
+        self.push_screen(HelpScreen(page))
 
     def _help_rows(self) -> list[tuple[str, list[tuple[str, str]]]]:
         """The keys by what they act on, with any overrides from the settings file."""

@@ -271,6 +271,15 @@ _NAMES = {
     "escape": "Esc",
     "delete": "Del",
     "enter": "Enter",
+    "up": "↑",
+    "down": "↓",
+    "left": "←",
+    "right": "→",
+    "pageup": "PgUp",
+    "pagedown": "PgDn",
+    "home": "Home",
+    "end": "End",
+    "tab": "Tab",
 }
 
 
@@ -281,6 +290,8 @@ def display(keys: str) -> str:
         key = key.strip()
         if key in _NAMES:
             shown.append(_NAMES[key])
+        elif key.startswith("shift+"):
+            shown.append("Shift+" + display(key.removeprefix("shift+")).capitalize())
         elif key.startswith("ctrl+"):
             shown.append("Ctrl+" + key.removeprefix("ctrl+").upper())
         elif key.startswith("f") and key[1:].isdigit():

@@ -47,9 +47,12 @@ class DriftScreen(DismissOnce, ModalScreen[None]):
         "How each kind's index.json and index.md differ from the memory files. The indexes are "
         "shared with samantha-llm: entries tied to no file are kept unless you ask (R)."
     )
+    HELP_KEYS = {"drift.regenerate": "Show what bringing the indexes in step would write"}
     BINDINGS = [
         Binding("escape,q", "close", "Close", id="drift.close"),
         Binding("r", "regenerate", "Regenerate indexes", id="drift.regenerate"),
+        # A modal screen stops the app's keys: its own `?`/F1 opens the help.
+        Binding("question_mark,f1", "app.help", "Keys", id="drift.help"),
     ]
 
     def __init__(self, report: DriftReport) -> None:
