@@ -87,6 +87,8 @@ def main_page(
     """The main list's help: the app's keys by section, the list's own keys, the markers."""
     from ..widgets.memory_table import MemoryTable
 
+    # Only the ids the app takes from the settings file are rebound (see SamanthaApp).
+    overrides = {id_: key for id_, key in overrides.items() if id_ in keys.known_ids()}
     meanings = {**LIST_KEYS, "list.mark": "Mark or unmark (d deletes every marked one)"}
     in_the_list = [*binding_rows(MemoryTable.BINDINGS, overrides, meanings), *AROUND_THE_LIST]
     return HelpPage(
