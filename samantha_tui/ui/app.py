@@ -29,7 +29,7 @@ from ..core.store import Store
 from ..settings import Settings, load_settings
 from . import keys, notices, quit_hint, rows
 from .editing import Editing
-from .jump import open_command_palette, open_theme_palette
+from .jump import CommandsProvider, open_command_palette, open_theme_palette
 from .key_burst import KeyBurst
 from .live import LiveFiles
 from .messages import Changed, ChangeRefused, TreeLoaded, WorkFailed, while_shown
@@ -54,6 +54,7 @@ class SamanthaApp(KeyBurst, Searching, Editing, LiveFiles, OrderedWork, App[None
 
     CSS_PATH = "app.tcss"
     TITLE = "samantha-tui"
+    COMMANDS = {CommandsProvider}
     BINDINGS = keys.bindings()
 
     def __init__(
@@ -432,12 +433,35 @@ class SamanthaApp(KeyBurst, Searching, Editing, LiveFiles, OrderedWork, App[None
             if key.palette:
                 yield SystemCommand(key.palette, key.help, self._runner(key.action))
         yield SystemCommand("theme: change", "Pick another colour theme", self.action_change_theme)
+        yield from textual_commands(super().get_system_commands(screen))
+
+    def command_aliases(self) -> dict[str, tuple[str, ...]]:
+        """Palette name -> the other words that find it (see jump.CommandsProvider)."""
+        return {key.palette: key.aliases for key in keys.APP_KEYS if key.palette}
 
     def _runner(self, action: str) -> Callable[[], object]:
         async def run() -> None:
             await self.run_action(action)
 
         return run
+
+
+# Textual's own palette commands, namespaced like the app's; its Theme and Quit are the app's.
+TEXTUAL_COMMANDS = {
+    "Keys": "view: keys panel",
+    "Maximize": "view: maximize the focused pane",
+    "Minimize": "view: restore the maximized pane",
+    "Screenshot": "app: screenshot",
+}
+TEXTUAL_ALIASES = ("Theme", "Quit")
+
+
+def textual_commands(commands: Iterable[SystemCommand]) -> Iterator[SystemCommand]:
+    """Textual's system commands kept, renamed into the app's namespaces."""
+    for command in commands:
+        if command.title not in TEXTUAL_ALIASES:
+            title = TEXTUAL_COMMANDS.get(command.title, f"app: {command.title.lower()}")
+            yield command._replace(title=title)
 
 
 # Imported on first use: together they cost about a tenth of start-up, before the first frame.
