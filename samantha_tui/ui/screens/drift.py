@@ -27,7 +27,8 @@ def report_text(report: DriftReport) -> Text:
         text.append(head, style="bold yellow" if kind.drifted else "green")
         for finding in findings:
             text.append("\n")
-            text.append(finding)
+            text.append("• ", style="dim")
+            text.append(finding.strip())
     return text
 
 
