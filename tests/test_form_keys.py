@@ -108,12 +108,13 @@ async def test_the_forms_footer_offers_only_keys_that_act_there(root: Path) -> N
             for active in form.active_bindings.values()
             if active.binding.show or active.binding.action == "command_palette"
         }
-        assert offered == {"save", "cancel", "quit"}, offered
+        # F1 is the form's own help (`?` types in its fields).
+        assert offered == {"save", "cancel", "show_help", "quit"}, offered
         form.query_one("#field-date", Input).focus()
         await pilot.pause()
         # In a text field `q` types, so Quit is not offered (ctrl+q still asks).
         shown = {a.binding.action for a in form.active_bindings.values() if a.binding.show}
-        assert shown == {"save", "cancel"}, shown
+        assert shown == {"save", "cancel", "show_help"}, shown
 
 
 async def test_no_action_runs_from_the_palette_or_a_binding_while_a_form_is_open(
