@@ -4,15 +4,12 @@ Every notice has a kind: the caller's, else its title, else the shape of its mes
 quoted names left out, so "3 memories" and "5 memories" are one kind). A new notice of a kind
 already on screen replaces that toast and counts the repeats in its title ("(×3)"); at most
 MAX_SHOWN toasts show at once, the oldest calm one giving way first. Errors a person must read
-are the last to give way. Every notice is also kept in `recent`, newest last, for the notices
-panel, so nothing replaced or pushed out is lost.
+are the last to give way and stay at least ERROR_TIMEOUT seconds.
 """
 
 from __future__ import annotations
 
 import re
-from collections import deque
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -23,8 +20,6 @@ if TYPE_CHECKING:
 
 MAX_SHOWN = 3
 """Toasts on screen at once."""
-KEPT = 50
-"""Notices kept for the notices panel."""
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`")
 _NUMBER = re.compile(r"\d+")
@@ -47,30 +42,16 @@ def counted(title: str, count: int) -> str:
     return f"{title} (×{count})" if title else f"(×{count})"
 
 
-@dataclass(frozen=True)
-class Notice:
-    """A notice as it was raised, for the notices panel."""
-
-    kind: str
-    message: str
-    title: str
-    severity: SeverityLevel
-
-
 class Notices:
     """The app's toasts by kind; runs on the UI thread (the app posts each notice to itself)."""
 
     def __init__(self, app: App[object]) -> None:
         self._app = app
         self._shown: dict[str, tuple[Notification, int]] = {}
-        self.recent: deque[Notice] = deque(maxlen=KEPT)
 
     def show(self, kind: str, notification: Notification) -> Notification:
         """Put `notification` on screen in place of its kind's toast; returns what is shown."""
         app = self._app
-        self.recent.append(
-            Notice(kind, notification.message, notification.title, notification.severity)
-        )
         live = app._notifications
         count = 1
         previous = self._shown.pop(kind, None)
