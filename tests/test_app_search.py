@@ -120,7 +120,7 @@ async def test_every_palette_command_is_namespaced_and_unique(demo_root: Path) -
         commands: list[SystemCommand] = list(app.get_system_commands(app.screen))
     titles = [command.title for command in commands]
     assert len(titles) == len(set(titles))
-    assert all(t.split(":")[0] in {"memory", "index", "view", "theme"} for t in titles)
+    assert all(t.split(":")[0] in {"memory", "index", "view", "theme", "app"} for t in titles)
     assert {"memory: toggle critical", "index: regenerate", "theme: change"} <= set(titles)
 
 

@@ -45,7 +45,7 @@ from samantha_tui.ui.screens.bulk_form import BulkForm
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.conflict import ConflictScreen
 from samantha_tui.ui.screens.export import ExportScreen
-from samantha_tui.ui.screens.help import HelpScreen
+from samantha_tui.ui.screens.help import HelpPage, HelpScreen
 from samantha_tui.ui.screens.memory_form import MemoryForm
 from samantha_tui.ui.screens.review import ReviewScreen
 from samantha_tui.ui.screens.stats import StatsScreen
@@ -292,7 +292,7 @@ async def test_a_dialog_dismissed_twice_closes_once(demo_root: Path) -> None:
     answers: list[bool | None] = []
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        app.push_screen(HelpScreen([]))
+        app.push_screen(HelpScreen(HelpPage("Keys", "", [])))
         dialog = ConfirmScreen("Sure?")
         app.push_screen(dialog, answers.append)
         await settle(pilot)

@@ -27,14 +27,15 @@ from ..core.curator import Curator
 from ..core.model import Kind, Memory, Tree
 from ..core.store import Store
 from ..settings import Settings, load_settings
-from . import keys, quit_hint, rows
+from . import keys, notices, quit_hint, rows
 from .editing import Editing
-from .jump import open_command_palette, open_theme_palette
+from .jump import CommandsProvider, open_command_palette, open_theme_palette
 from .key_burst import KeyBurst
 from .live import LiveFiles
 from .marking import Marking
 from .messages import Changed, ChangeRefused, TreeLoaded, WorkFailed, while_shown
 from .ordered import OrderedWork
+from .screens import help as help_screen
 from .screens.help import HelpScreen
 from .screens.live_screen import LiveScreen
 from .screens.recover import offer_recovery
@@ -57,6 +58,7 @@ class SamanthaApp(
 
     CSS_PATH = "app.tcss"
     TITLE = "samantha-tui"
+    COMMANDS = {CommandsProvider}
     BINDINGS = keys.bindings()
 
     def __init__(
@@ -83,6 +85,7 @@ class SamanthaApp(
         self.init_ordered()
         self.init_live()
         self._control_filter = ControlCharacterFilter()
+        self.notices = notices.Notices(self)
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters, then the guard that keeps tree text's control characters (ESC,
@@ -117,6 +120,7 @@ class SamanthaApp(
         self._apply_settings()
         self.restore_state()
         self.table.empty_message = "Reading memories…"
+        self.table.tooltip = help_screen.MARKERS_HINT
         self.table.focus()
         self.status_line.update(visible(str(self.store.root)))
         self.load_tree()
@@ -306,6 +310,7 @@ class SamanthaApp(
                 " · ".join(lines),
                 severity="warning" if outcome.index_error or outcome.skipped else "information",
                 timeout=4,
+                kind="change",
             )
         self.after_change(message)
 
@@ -346,16 +351,26 @@ class SamanthaApp(
         severity: SeverityLevel = "information",
         timeout: float | None = None,
         markup: bool = False,
+        kind: str | None = None,
     ) -> None:
         """Show a notice as plain text, whatever the caller asks: notices name memories, and a
-        title or file name like `[bold]x[/]` must show as typed (as markup, `[/]` would raise)."""
-        super().notify(
-            visible_lines(message),
-            title=visible(title),
-            severity=severity,
-            timeout=timeout,
-            markup=False,
+        title or file name like `[bold]x[/]` must show as typed (as markup, `[/]` would raise).
+
+        A notice of the same `kind` as one on screen replaces it (see notices.py)."""
+        message, title = visible_lines(message), visible(title)
+        shown = notices.notification(
+            message, title, severity, self.NOTIFICATION_TIMEOUT if timeout is None else timeout
         )
+        # Posted, not shown here: notify may be called from a worker's thread.
+        self.post_message(notices.Raised(kind or notices.kind_of(message, title), shown))
+
+    @on(notices.Raised)
+    def _notice_raised(self, message: notices.Raised) -> None:
+        self.notices.show(message.kind, message.notification)
+
+    def clear_notifications(self) -> None:
+        super().clear_notifications()
+        self.notices.clear()
 
     def action_help_quit(self) -> None:
         """ctrl+c: say which key quits, the key in bold. Content's own markup goes to Textual's
@@ -399,9 +414,16 @@ class SamanthaApp(
         self.push_screen(screen_class())
 
     def action_help(self) -> None:
+        """`?`/F1: the help of the screen the person is on (the main list's where it has none)."""
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen(self._help_rows()))
+        spec = self.spec()
+        main = help_screen.main_page(
+            spec.id, spec.label, self._help_rows(), dict(self.settings.keys)
+        )
+        screen = self.screen
+        page = main if screen is self.screen_stack[0] else help_screen.screen_page(screen, main)
+        self.push_screen(HelpScreen(page))
 
     def _help_rows(self) -> list[tuple[str, list[tuple[str, str]]]]:
         """The keys by what they act on, with any overrides from the settings file."""
@@ -424,12 +446,35 @@ class SamanthaApp(
             if key.palette:
                 yield SystemCommand(key.palette, key.help, self._runner(key.action))
         yield SystemCommand("theme: change", "Pick another colour theme", self.action_change_theme)
+        yield from textual_commands(super().get_system_commands(screen))
+
+    def command_aliases(self) -> dict[str, tuple[str, ...]]:
+        """Palette name -> the other words that find it (see jump.CommandsProvider)."""
+        return {key.palette: key.aliases for key in keys.APP_KEYS if key.palette}
 
     def _runner(self, action: str) -> Callable[[], object]:
         async def run() -> None:
             await self.run_action(action)
 
         return run
+
+
+# Textual's own palette commands, namespaced like the app's; its Theme and Quit are the app's.
+TEXTUAL_COMMANDS = {
+    "Keys": "view: keys panel",
+    "Maximize": "view: maximize the focused pane",
+    "Minimize": "view: restore the maximized pane",
+    "Screenshot": "app: screenshot",
+}
+TEXTUAL_ALIASES = ("Theme", "Quit")
+
+
+def textual_commands(commands: Iterable[SystemCommand]) -> Iterator[SystemCommand]:
+    """Textual's system commands kept, renamed into the app's namespaces."""
+    for command in commands:
+        if command.title not in TEXTUAL_ALIASES:
+            title = TEXTUAL_COMMANDS.get(command.title, f"app: {command.title.lower()}")
+            yield command._replace(title=title)
 
 
 # Imported on first use: together they cost about a tenth of start-up, before the first frame.

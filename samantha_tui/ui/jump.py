@@ -18,6 +18,7 @@ from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits
 from textual.content import Content
 from textual.screen import Screen
 from textual.style import Style
+from textual.system_commands import SystemCommandsProvider
 from textual.theme import ThemeProvider
 
 from ..core.model import Kind, Memory, Tree
@@ -139,6 +140,51 @@ def _hint(message: str, help: str) -> Hit:
 
 def _nothing() -> None:
     """Choosing a hint does nothing beyond closing the palette."""
+
+
+NAME_RANK = 0.7
+"""Commands whose name holds the query rank above this; the others below it."""
+ALIAS_SCORE = 0.6
+FUZZY_RANK = 0.3
+"""A name that matches only loosely (the query's letters in order, "exit" in "index: ...
+entries tied") ranks between an alias and the help text."""
+HELP_SCORE = 0.2
+
+
+def command_score(
+    query: str, name: str, name_score: float, aliases: tuple[str, ...], help_text: str
+) -> float:
+    """How well a command fits `query`: a name that holds it first, then an alias that holds
+    it, then a loose fuzzy match of the name (Textual's score), then its help text; 0 for none."""
+    wanted = query.strip().lower()
+    if not wanted:
+        return 0.0
+    # Textual's fuzzy scores are not bounded by 1: brought into [0, 1) so the tiers hold.
+    name_score = max(name_score, 0.0) / (1 + max(name_score, 0.0))
+    if wanted in name.lower():
+        return NAME_RANK + name_score * (1 - NAME_RANK)
+    if any(wanted in alias.lower() for alias in aliases):
+        return ALIAS_SCORE
+    if name_score > 0:
+        return FUZZY_RANK + name_score * (ALIAS_SCORE - FUZZY_RANK)
+    words = help_text.lower()
+    if all(word in words for word in wanted.split()):
+        return HELP_SCORE
+    return 0.0
+
+
+class CommandsProvider(SystemCommandsProvider):
+    """The app's commands, found by name, by alias ("exit" finds quit) and by what they do."""
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        aliases: Mapping[str, tuple[str, ...]] = getattr(self.app, "command_aliases", dict)()
+        for name, help_text, callback, *_ in self.app.get_system_commands(self.screen):
+            name_score = matcher.match(name)
+            score = command_score(query, name, name_score, aliases.get(name, ()), help_text)
+            if score > 0:
+                shown = matcher.highlight(name) if name_score > 0 else Content(name)
+                yield Hit(score, shown, callback, text=name, help=help_text)
 
 
 class Palette(DismissOnce, CommandPalette):

@@ -26,6 +26,8 @@ class Key:
     priority: bool = False
     """Before the focused widget: ctrl+k must jump even from the search box (where Input would
     delete to the end of the line)."""
+    aliases: tuple[str, ...] = ()
+    """Other words a person may type in the palette for it ("exit" for quit)."""
 
     def binding(self) -> Binding:
         return Binding(
@@ -59,6 +61,7 @@ APP_KEYS: tuple[Key, ...] = (
         help="Filter the list as you type; field filters such as importance:high work",
         show=True,
         key_display="/",
+        aliases=("filter", "find", "look up"),
     ),
     Key(
         id="search.clear",
@@ -75,6 +78,7 @@ APP_KEYS: tuple[Key, ...] = (
         palette="view: jump to a memory",
         help="Find any memory of any kind by name and open it",
         priority=True,
+        aliases=("go to", "open memory", "find memory"),
     ),
     Key(
         id="memory.edit",
@@ -84,6 +88,7 @@ APP_KEYS: tuple[Key, ...] = (
         palette="memory: edit fields",
         help="Open the frontmatter form of the selected memory",
         show=True,
+        aliases=("change", "modify", "frontmatter", "fields"),
     ),
     Key(
         id="memory.toggle_critical",
@@ -93,6 +98,7 @@ APP_KEYS: tuple[Key, ...] = (
         palette="memory: toggle critical",
         help="Mark or unmark the selected memory as read every session",
         show=True,
+        aliases=("star", "pin", "must read", "important"),
     ),
     Key(
         id="memory.raise_importance",
@@ -102,6 +108,7 @@ APP_KEYS: tuple[Key, ...] = (
         palette="memory: raise importance",
         help="low -> medium -> high",
         key_display="+",
+        aliases=("increase", "priority", "more important"),
     ),
     Key(
         id="memory.lower_importance",
@@ -111,6 +118,7 @@ APP_KEYS: tuple[Key, ...] = (
         palette="memory: lower importance",
         help="high -> medium -> low",
         key_display="-",
+        aliases=("decrease", "less important"),
     ),
     Key(
         id="memory.open_editor",
@@ -119,6 +127,7 @@ APP_KEYS: tuple[Key, ...] = (
         description="Open in $EDITOR",
         palette="memory: open in editor",
         help="Edit the file in $VISUAL or $EDITOR, then take the change in",
+        aliases=("vim", "external editor", "edit file"),
     ),
     Key(
         id="memory.new",
@@ -127,6 +136,7 @@ APP_KEYS: tuple[Key, ...] = (
         description="New memory",
         palette="memory: new",
         help="Create a memory of the current kind from the template",
+        aliases=("create", "add", "write"),
     ),
     Key(
         id="memory.delete",
@@ -136,6 +146,7 @@ APP_KEYS: tuple[Key, ...] = (
         palette="memory: delete",
         help="Move the selected (or marked) memories to the trash, after asking",
         show=True,
+        aliases=("remove", "trash", "discard"),
     ),
     Key(
         id="memory.undo",
@@ -145,6 +156,7 @@ APP_KEYS: tuple[Key, ...] = (
         palette="memory: undo",
         help="Undo the last change of this session; again to go further back",
         show=True,
+        aliases=("revert", "go back", "rollback"),
     ),
     Key(
         id="index.regenerate",
@@ -153,6 +165,7 @@ APP_KEYS: tuple[Key, ...] = (
         description="Regenerate indexes",
         palette="index: regenerate",
         help="Show what bringing the indexes in step with the files would write, then write it",
+        aliases=("rebuild", "sync", "refresh index", "update index"),
     ),
     Key(
         id="index.remove_stale",
@@ -161,6 +174,7 @@ APP_KEYS: tuple[Key, ...] = (
         description="Remove entries tied to no file",
         palette="index: remove entries tied to no file",
         help="List the index entries tied to no memory file (kept until you ask), then remove them",
+        aliases=("clean", "prune entries", "orphans"),
     ),
     Key(
         id="index.drift",
@@ -169,6 +183,7 @@ APP_KEYS: tuple[Key, ...] = (
         description="Index drift",
         palette="index: show drift",
         help="List how the index files differ from the memory files",
+        aliases=("diff", "check", "compare", "out of date"),
     ),
     Key(
         id="view.bootstrap",
@@ -178,6 +193,7 @@ APP_KEYS: tuple[Key, ...] = (
         palette="view: bootstrap preview",
         help="What the assistant loads at start-up, in order, against the token budget",
         show=True,
+        aliases=("startup", "load plan", "session start", "budget"),
     ),
     Key(
         id="view.review",
@@ -187,6 +203,7 @@ APP_KEYS: tuple[Key, ...] = (
         palette="view: review curation",
         help="Prune, promote, escalate, duplicates, tasks, pending updates: pick, then apply",
         show=True,
+        aliases=("curate", "prune", "promote", "duplicates", "dedupe"),
     ),
     Key(
         id="view.trash",
@@ -195,6 +212,7 @@ APP_KEYS: tuple[Key, ...] = (
         description="Trash",
         palette="view: trash",
         help="What is in .ai/.trash/, where it came from; restore",
+        aliases=("deleted", "restore", "bin", "recycle"),
     ),
     Key(
         id="view.stats",
@@ -203,6 +221,7 @@ APP_KEYS: tuple[Key, ...] = (
         description="Stats",
         palette="view: stats",
         help="Memories per kind, importance and month; topics, critical, candidates, drift",
+        aliases=("statistics", "counts", "chart", "numbers"),
     ),
     Key(
         id="view.reload",
@@ -211,6 +230,7 @@ APP_KEYS: tuple[Key, ...] = (
         description="Reload from disk",
         palette="view: reload the tree",
         help="Read every file again from disk",
+        aliases=("refresh", "rescan", "read again"),
     ),
     Key(
         id="view.sort",
@@ -238,11 +258,21 @@ APP_KEYS: tuple[Key, ...] = (
         action="help",
         description="Keys",
         palette="view: keys",
-        help="Every key and what it does",
+        help="The keys of the screen you are on, and what it is for",
         show=True,
         key_display="?",
+        aliases=("help", "shortcuts", "bindings", "what can i do"),
     ),
-    Key(id="app.quit", keys="q", action="quit", description="Quit", show=True),
+    Key(
+        id="app.quit",
+        keys="q",
+        action="quit",
+        description="Quit",
+        palette="app: quit",
+        help="Quit samantha-tui (asking first if a form holds unsaved input)",
+        show=True,
+        aliases=("exit", "close", "leave", "bye"),
+    ),
 )
 
 
@@ -280,6 +310,15 @@ _NAMES = {
     "escape": "Esc",
     "delete": "Del",
     "enter": "Enter",
+    "up": "↑",
+    "down": "↓",
+    "left": "←",
+    "right": "→",
+    "pageup": "PgUp",
+    "pagedown": "PgDn",
+    "home": "Home",
+    "end": "End",
+    "tab": "Tab",
 }
 
 
@@ -290,6 +329,8 @@ def display(keys: str) -> str:
         key = key.strip()
         if key in _NAMES:
             shown.append(_NAMES[key])
+        elif key.startswith("shift+"):
+            shown.append("Shift+" + display(key.removeprefix("shift+")).capitalize())
         elif key.startswith("ctrl+"):
             shown.append("Ctrl+" + key.removeprefix("ctrl+").upper())
         elif key.startswith("f") and key[1:].isdigit():

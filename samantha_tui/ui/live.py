@@ -21,12 +21,12 @@ from ..core.watch import FileBatch, watch_tree
 from .messages import Changed, ChangeRefused, FilesChanged, IndexState, while_shown
 from .ordered import in_order
 from .screens.confirm import ConfirmScreen
+from .screens.drift import DriftScreen
 from .screens.live_screen import LiveScreen
 from .workers import background
 
 INDEX_QUIET = 1.0
 """Seconds without outside changes before a refused index patch is tried again."""
-DRIFT_LINES_SHOWN = 12
 
 
 class LiveFiles:
@@ -181,10 +181,11 @@ class LiveFiles:
         self.status_line.show_index(message.report, message.busy, message.error)
         if message.report is not None:
             for screen in self.screen_stack:
-                if isinstance(screen, LiveScreen):
+                if isinstance(screen, (LiveScreen, DriftScreen)):
                     screen.indexes_checked(message.report)
 
     def action_show_drift(self) -> None:
+        """`i`: the drift report in a panel that stays until closed."""
         report = self.index_report
         if report is None:
             self.notify("The indexes are still being checked", timeout=3)
@@ -192,8 +193,5 @@ class LiveFiles:
         if not report.drifted:
             self.notify("Every index file matches the memory files", timeout=4)
             return
-        lines = report.lines()
-        shown = lines[:DRIFT_LINES_SHOWN]
-        if len(lines) > DRIFT_LINES_SHOWN:
-            shown.append(f"… {len(lines) - DRIFT_LINES_SHOWN} more: samantha-tui index --check")
-        self.notify("\n".join(shown), title="Index drift · r regenerates", timeout=15)
+        if not isinstance(self.screen, DriftScreen):
+            self.push_screen(DriftScreen(report))

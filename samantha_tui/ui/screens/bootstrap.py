@@ -84,6 +84,16 @@ class PlanReady(Message):
 class BootstrapScreen(LiveScreen):
     """The plan in load order against the budget, the signals that shape it, and a preview."""
 
+    HELP_TITLE = "Bootstrap preview"
+    HELP_PURPOSE = (
+        "What the assistant loads at the start of a session, in order, with the reason for each "
+        "file and its size against the token budget. Changing a memory here changes the plan."
+    )
+    HELP_KEYS = {
+        "bootstrap.toggle_critical": "Mark or unmark the selected memory as read every session",
+        "bootstrap.export": "Write the plan to a file (Markdown or JSON)",
+    }
+
     BINDINGS = [
         Binding("escape", "close", "Close", id="bootstrap.close"),
         Binding("c", "toggle_critical", "Critical", id="bootstrap.toggle_critical"),

@@ -88,9 +88,20 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
     Dismisses with a FormResult, or None when cancelled or when nothing changed.
     """
 
+    HELP_TITLE = "Memory form"
+    HELP_PURPOSE = (
+        "The frontmatter of one memory, a field at a time; only the lines of the fields you "
+        "change are rewritten. Tab and Shift+Tab move between fields; a field's error shows "
+        "beside it. Here ? types a question mark: F1 shows this help."
+    )
+    HELP_KEYS = {"form.save": "Save the changes", "form.cancel": "Close, asking first if changed"}
+
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", id="form.save", priority=True),
         Binding("escape", "cancel", "Cancel", id="form.cancel"),
+        # The app's keys stay off in a form (see focus_keys.py), `?` included, which types;
+        # this screen's own F1 opens the help page over it, which closes back to the form.
+        Binding("f1", "show_help", "Help", id="form.help"),
     ]
 
     def __init__(
@@ -346,6 +357,9 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
             self.dismiss(None)
             return
         self.dismiss(FormResult(self.memory.path, set_values, unset, self.memory.digest, raw))
+
+    def action_show_help(self) -> None:
+        self.app.action_help()  # type: ignore[attr-defined]
 
     def action_cancel(self) -> None:
         self.ask_to_discard(lambda: self.dismiss(None))

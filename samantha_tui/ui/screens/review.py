@@ -180,6 +180,19 @@ class ReviewTable(MemoryTable):
 class ReviewScreen(LiveScreen):
     """One tab per curation rule; marked candidates of every tab make one batch."""
 
+    HELP_TITLE = "Review"
+    HELP_PURPOSE = (
+        "Curation candidates by rule (prune, promote, escalate, duplicates, tasks, pending "
+        "updates). Mark the ones to act on in any section; Enter shows the whole batch as a plan "
+        "before anything is written, and u on the list undoes it."
+    )
+    HELP_KEYS = {
+        "review.all": "Mark every candidate of this section",
+        "review.apply": "Show the plan for every marked candidate, then apply it",
+        "review.next": "Next section",
+        "review.previous": "Previous section",
+    }
+
     BINDINGS = [
         Binding("escape", "close", "Close", id="review.close"),
         Binding("a", "select_all", "All in section", id="review.all"),

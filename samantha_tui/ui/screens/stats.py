@@ -263,6 +263,12 @@ class StatsScreen(LiveScreen):
     """Memories per kind and importance, new ones per month, topics, projects, the critical count
     against the advised 5-10, curation candidates and index drift."""
 
+    HELP_TITLE = "Stats"
+    HELP_PURPOSE = (
+        "Memories per kind and importance, new ones per month, topics and projects, the critical "
+        "count against the advised 5-10, curation candidates and index drift."
+    )
+
     BINDINGS = [
         Binding("r", "regenerate", "Regenerate indexes", id="stats.regenerate"),
         Binding("escape", "close", "Close", id="stats.close"),

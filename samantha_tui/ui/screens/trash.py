@@ -65,6 +65,13 @@ class TrashRead(Message):
 class TrashScreen(LiveScreen):
     """Lists the trash and restores from it; restoring never overwrites anything."""
 
+    HELP_TITLE = "Trash"
+    HELP_PURPOSE = (
+        "What is in .ai/.trash/ and where each file came from. Restoring puts a file back where "
+        "it was and never overwrites anything."
+    )
+    HELP_KEYS = {"trash.restore": "Restore the selected file to where it came from"}
+
     BINDINGS = [
         Binding("r,enter", "restore", "Restore", id="trash.restore"),
         Binding("escape", "close", "Close", id="trash.close"),
