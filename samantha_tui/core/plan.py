@@ -227,6 +227,8 @@ def _run_all(
     progress.report(total, total, phrase)
 
 
+UNDOING = "Undoing {count} steps already taken"
+
 # What a plan's steps do, for the progress of its run (see progress.words).
 _STEP_PHRASES = {
     "trash": "Moving {count} to the trash",
@@ -346,12 +348,13 @@ def _undo(
     `ran` holds the plan's number of each undo's step (skipped steps have none)."""
     pairs = list(zip(undo, ran, strict=True))
     for count, (undo_op, index) in enumerate(reversed(pairs)):
-        progress.report(count, len(pairs), "Undoing {count} steps already taken")
+        progress.report(count, len(pairs), UNDOING)
         if writer is not None:
             writer.undoing(index)
         run_operation(store, undo_op)
         if writer is not None:
             writer.undone(index)
+    progress.report(len(pairs), len(pairs), UNDOING)
     if writer is not None:
         writer.close()
 

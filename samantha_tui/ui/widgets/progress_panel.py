@@ -14,7 +14,7 @@ from textual.widgets import ProgressBar, Static
 from ...core.progress import words
 from ..visible_text import visible
 
-BUSY = "  ·  busy: changes you ask for now wait their turn"
+BUSY = "  ·  busy"
 WORKING = "Working"
 
 
@@ -47,6 +47,10 @@ class ProgressPanel(Horizontal):
     }
     """
 
+    said = ""
+    """The line as last shown, in plain text."""
+    _work: tuple[int, int, str] | None = None
+
     def compose(self) -> ComposeResult:
         yield Static(id="progress-words")
         # No ETA: a batch's steps differ in cost, and a guess that jumps reads as a fault.
@@ -54,17 +58,30 @@ class ProgressPanel(Horizontal):
 
     def show_work(self, done: int, total: int, what: str) -> None:
         """Show `done` of `total` of `what`; no counts yet (total 0): an indeterminate bar."""
+        self._work = (done, total, what)
+        self.add_class("-shown")
+        if self.children:
+            self._draw()
+        # Else it was mounted just now, above a screen's footer: it draws once composed.
+
+    def on_mount(self) -> None:
+        if self._work is not None:
+            self._draw()
+
+    def _draw(self) -> None:
+        assert self._work is not None
+        done, total, what = self._work
         said = words(done, total, what) if what and total else f"{WORKING}…"
         # The phrase can hold a plan's name, which names memories: text, never markup.
         line = Text(visible(said), style="bold")
         line.append(BUSY, style="dim")
+        self.said = line.plain
         self.query_one("#progress-words", Static).update(line)
         bar = self.query_one("#progress-bar", ProgressBar)
         if total:
             bar.update(total=total, progress=min(done, total))
         else:
             bar.update(total=None)
-        self.add_class("-shown")
 
     def hide(self) -> None:
         self.remove_class("-shown")
