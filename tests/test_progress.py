@@ -11,7 +11,7 @@ from samantha_tui.core import edits, progress
 from samantha_tui.core import plan as plans
 from samantha_tui.core.atomic import StoreError
 from samantha_tui.core.curator import Curator
-from samantha_tui.core.indexes.plan import UPDATING, WRITING
+from samantha_tui.core.indexes.plan import CHECKING, UPDATING, WRITING
 from samantha_tui.core.recovery import FINISH, FINISHING, ROLLBACK, ROLLING_BACK, recover
 from samantha_tui.core.scan import READING
 from samantha_tui.core.store import Store
@@ -194,3 +194,12 @@ def test_regenerating_every_index_reports_kinds_and_files(tmp_path: Path) -> Non
     assert_counts_up_to_total(heard(reports, UPDATING), 5)
     assert_counts_up_to_total(heard(reports, WRITING), len(written))
     assert written
+
+
+def test_the_drift_check_reports_the_kinds_it_compares(tmp_path: Path) -> None:
+    store = store_of(many(tmp_path, 5))
+    reports: list[Report] = []
+    with progress.reporting(lambda *r: reports.append(r)):
+        report = Curator(store).drift()
+    assert len(report.kinds) == 5
+    assert_counts_up_to_total(heard(reports, CHECKING), 5)

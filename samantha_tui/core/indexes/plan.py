@@ -404,7 +404,8 @@ def drift(
 ) -> DriftReport:
     """Per kind (of `kinds`, default all): entries missing, or disagreeing with the files, and
     the entries tied to no file (kept, not drift); writes nothing."""
-    return DriftReport(tuple(planned.drift for planned in _planned(tree, root, today, kinds)))
+    planned = _planned_reporting(tree, root, today, kinds, True, None, CHECKING)
+    return DriftReport(tuple(kind_plan.drift for kind_plan in planned))
 
 
 def regenerate(
@@ -449,6 +450,7 @@ def regenerate(
 
 
 UPDATING = "Updating the indexes: {count} kinds"
+CHECKING = "Checking the indexes: {count} kinds"
 WRITING = "Writing {count} index files"
 
 
@@ -459,15 +461,16 @@ def _planned_reporting(
     kinds: Iterable[Kind] | None,
     explain: bool,
     scope: Scope | None,
+    what: str = UPDATING,
 ) -> list[_Planned]:
     """`_planned`, kind by kind, saying how far it got (see progress.py)."""
     asked = set(Kind) if kinds is None else set(kinds)
     wanted = [kind for kind in Kind if kind in asked]
     found: list[_Planned] = []
     for done, kind in enumerate(wanted):
-        report_progress(done, len(wanted), UPDATING)
+        report_progress(done, len(wanted), what)
         found.extend(_planned(tree, root, today, [kind], explain, scope))
-    report_progress(len(wanted), len(wanted), UPDATING)
+    report_progress(len(wanted), len(wanted), what)
     return found
 
 
