@@ -124,8 +124,30 @@ async def test_a_screen_over_the_list_shows_the_work_too(tmp_path: Path, slow_tr
         app.action_open_screen("trash")
         await settle(pilot)
         app.change(lambda: edits.delete(list(app.curator.tree.memories)))
-        await until(pilot, lambda: bool(app.screen.query(ProgressPanel)) and panel_of(app).shown)
+        # Mounted above the trash screen's footer as the work became slow, drawn once composed.
+        await until(pilot, lambda: bool(app.screen.query(ProgressPanel)) and panel_of(app).said)
         assert type(app.screen).__name__ == "TrashScreen"
         counted(panel_of(app).said)
         await settle(pilot)
         assert not panel_of(app).shown
+
+
+async def test_under_a_dialog_the_screen_beneath_shows_the_work(tmp_path: Path) -> None:
+    from samantha_tui.ui.messages import WorkProgress
+    from samantha_tui.ui.screens.help import HelpScreen
+
+    app = SamanthaApp(many(tmp_path), lambda: TODAY)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        main = app.screen
+        app.action_help()
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        started = time.monotonic() - 5  # a job that has run for a while already
+        app.post_message(WorkProgress(7, started, 3, 9, "Restoring {count} from the trash"))
+        await until(pilot, lambda: main.query_one(ProgressPanel).shown)
+        assert main.query_one(ProgressPanel).said.startswith("Restoring 3 of 9 from the trash…")
+        assert not app.screen.query(ProgressPanel)  # the dialog got none of its own
+        app.post_message(WorkProgress(7, started, ended=True))
+        await until(pilot, lambda: not main.query_one(ProgressPanel).shown)
+        assert not app.busy

@@ -4,7 +4,8 @@ Work in a worker thread runs inside `work_progress()`, which hears the core's re
 core/progress.py), throttled to about twenty a second, and posts them as WorkProgress messages.
 On the UI thread the newest running job is shown on the active screen's ProgressPanel once it has
 run for SHOW_AFTER seconds: quick work never flashes a bar. A screen opened while work runs gets a
-panel of its own above its footer, so the trash or the review screen shows it too.
+panel of its own above its footer, so the trash or the review screen shows it too; under a dialog
+(help, a confirmation) the screen beneath it shows the bar.
 """
 
 from __future__ import annotations
@@ -97,7 +98,9 @@ class WorkProgressing:
             return
         work = self._works[max(self._works)] if self._works else None
         slow = work is not None and time.monotonic() - work.started >= SHOW_AFTER
-        active = self._panel_of(app.screen) if slow else None
+        # A dialog (help, a confirmation) has no panel: the screen under it shows the work.
+        under = next(s for s in reversed(app.screen_stack) if not isinstance(s, ModalScreen))
+        active = self._panel_of(under) if slow else None
         for screen in app.screen_stack:
             for panel in screen.query(ProgressPanel):
                 if panel is not active:
@@ -106,13 +109,10 @@ class WorkProgressing:
             active.show_work(work.done, work.total, work.what)
 
     def _panel_of(self, screen: Screen[Any]) -> ProgressPanel | None:
-        """The screen's panel; a full screen with a footer gets one above it. A dialog has
-        none: the work shows on the screen under it once the dialog closes."""
+        """The screen's panel; a full screen with a footer gets one above it."""
         found = screen.query(ProgressPanel)
         if found:
             return found.first()
-        if isinstance(screen, ModalScreen):
-            return None
         footers = screen.query(Footer)
         if not footers:
             return None
