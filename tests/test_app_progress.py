@@ -151,3 +151,26 @@ async def test_under_a_dialog_the_screen_beneath_shows_the_work(tmp_path: Path) 
         app.post_message(WorkProgress(7, started, ended=True))
         await until(pilot, lambda: not main.query_one(ProgressPanel).shown)
         assert not app.busy
+
+
+async def test_a_slow_first_scan_shows_files_read_of_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from samantha_tui.core.record_cache import RecordCache
+
+    real = RecordCache.read
+
+    def slow(self, *args, **kwargs):
+        time.sleep(STEP)
+        return real(self, *args, **kwargs)
+
+    root = many(tmp_path)
+    monkeypatch.setattr(RecordCache, "read", slow)
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 36)) as pilot:
+        panel = app.query_one(ProgressPanel)
+        await until(pilot, lambda: panel.said.startswith("Reading"))
+        assert re.match(rf"Reading \d+ of {COUNT} memory files…", panel.said), panel.said
+        await settle(pilot)
+        assert app.memory_tree is not None and len(app.memory_tree.memories) == COUNT
+        assert not panel.shown

@@ -43,11 +43,6 @@ def reporting(listener: Listener) -> Iterator[None]:
         _listener.reset(token)
 
 
-def listening() -> bool:
-    """Whether anyone hears reports here (so work may skip counting what nobody will see)."""
-    return _listener.get() is not None
-
-
 def words(done: int, total: int, what: str) -> str:
     """`Moving 120 of 375 to the trash…`: a report in words for a person."""
     count = f"{done:,} of {total:,}"
