@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import frontmatter, journal, trash
+from . import frontmatter, journal, progress, trash
 from .atomic import ConflictError, StoreError, digest_bytes, failure
 from .indexes import kinds_affected, regenerate
 from .indexes.plan import INDEX_JSON, INDEX_MD
@@ -200,9 +200,11 @@ def _run_all(
     `undo` gets each undo as soon as its step ran and `ran` that step's number, even when a
     failure follows at once; a failure raises with both up to date.
     """
-    progress = Progress(skipped)
+    steps = Progress(skipped)
+    total, phrase = len(plan.operations), step_phrase(plan)
     for index, planned in enumerate(plan.operations):
-        op, left = progress.next(planned)
+        progress.report(index, total, phrase)
+        op, left = steps.next(planned)
         try:
             if left is not None:
                 if writer is not None:
@@ -220,8 +222,33 @@ def _run_all(
         if left is not None:
             skipped.append(left)
             continue
-        progress.ran(op, undo[-1].expected if op.action == "edit" else None)
+        steps.ran(op, undo[-1].expected if op.action == "edit" else None)
         touched.extend(touched_by(op))
+    progress.report(total, total, phrase)
+
+
+UNDOING = "Undoing {count} steps already taken"
+
+# What a plan's steps do, for the progress of its run (see progress.words).
+_STEP_PHRASES = {
+    "trash": "Moving {count} to the trash",
+    "restore": "Restoring {count} from the trash",
+    "add": "Creating {count} files",
+    "copy": "Copying {count} memories",
+    "edit": "Editing {count} memories",
+    "write": "Putting back {count} files",
+    "move": "Moving {count} files and folders",
+    "index": "Writing {count} index files",
+    "project-fields": "Updating {count} project entries",
+}
+
+
+def step_phrase(plan: Plan) -> str:
+    """The progress phrase of a plan's run: what its steps do when they all do one thing."""
+    actions = {op.action for op in plan.operations}
+    if len(actions) == 1:
+        return _STEP_PHRASES.get(next(iter(actions)), "Applying {count} steps")
+    return "Applying {count} steps"
 
 
 class Progress:
@@ -319,12 +346,15 @@ def _undo(
     """Undo the operations done so far, newest first, keeping the journal true at every moment.
 
     `ran` holds the plan's number of each undo's step (skipped steps have none)."""
-    for undo_op, index in reversed(list(zip(undo, ran, strict=True))):
+    pairs = list(zip(undo, ran, strict=True))
+    for count, (undo_op, index) in enumerate(reversed(pairs)):
+        progress.report(count, len(pairs), UNDOING)
         if writer is not None:
             writer.undoing(index)
         run_operation(store, undo_op)
         if writer is not None:
             writer.undone(index)
+    progress.report(len(pairs), len(pairs), UNDOING)
     if writer is not None:
         writer.close()
 

@@ -22,6 +22,7 @@ from .indexes import drift, kinds_affected, regenerate
 from .indexes.scope import Scope
 from .journal import Before, Done, Journal
 from .model import Kind
+from .progress import report as report_progress
 from .store import Store
 from .tree_lock import writes_tree
 
@@ -114,6 +115,10 @@ def _remove_temporary(root: Path) -> list[str]:
     return removed
 
 
+FINISHING = "Finishing the interrupted change: {count} steps"
+ROLLING_BACK = "Rolling back the interrupted change: {count} steps"
+
+
 # --- finishing --------------------------------------------------------------------------------
 
 
@@ -124,6 +129,7 @@ def _finish(
     left_out = journal.skipped_steps(store.root)
     progress = plans.Progress()
     for index, planned in enumerate(ops):
+        report_progress(index, len(ops), FINISHING)
         op, skipped = progress.next(planned)
         if index in left_out:
             progress.skipped.append(plans.Skipped(op.path, left_out[index]))
@@ -153,6 +159,7 @@ def _finish(
         else:
             progress.ran(op, journal.content_digest(store.root / op.path))
         count += 1
+    report_progress(len(ops), len(ops), FINISHING)
     touched = [path for op in ops for path in plans.touched_by(op)]
     kinds = kinds_affected(touched)
     if found.indexes is None:
@@ -214,7 +221,9 @@ def _rollback(
             _put_back(store, item)
         writer.indexes_undone()
     count = 0
-    for index in sorted(found.steps, reverse=True):
+    started = sorted(found.steps, reverse=True)
+    for done, index in enumerate(started):
+        report_progress(done, len(started), ROLLING_BACK)
         op, before = ops[index], found.steps[index]
         writer.undoing(index)
         state = judge(store, op, before, found.done.get(index))
@@ -224,6 +233,7 @@ def _rollback(
             _undo_half(store, op, before)
         writer.undone(index)
         count += state is not State.NOT_DONE
+    report_progress(len(started), len(started), ROLLING_BACK)
     return count
 
 

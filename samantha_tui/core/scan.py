@@ -21,6 +21,7 @@ from .model import (
     StagedSession,
     Tree,
 )
+from .progress import report as report_progress
 from .reader import outside_root
 from .record_cache import RecordCache
 
@@ -268,11 +269,15 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+READING = "Reading {count} memory files"
+
+
 def _read_memories(root: Path, today: dt.date) -> tuple[list[Memory], list[Problem], list[Problem]]:
     cache = RecordCache.open(root)
     memories: list[Memory] = []
     problems: list[Problem] = []
     unlisted: list[Problem] = []
+    listed: list[tuple[Kind, list[tuple[str, tuple[str, ...]]]]] = []
     for kind in Kind:
         not_folders = [
             path
@@ -290,10 +295,17 @@ def _read_memories(root: Path, today: dt.date) -> tuple[list[Memory], list[Probl
             problems.append(Problem(kind.folder, f"cannot list folder: {error.strerror or error}"))
             continue
         # Sorted by full path: the store finds records by bisection in this order.
-        for rel, companions in sorted(paths):
+        listed.append((kind, sorted(paths)))
+    # Every folder is listed before the first file is read, so progress knows the total.
+    total, done = sum(len(paths) for _kind, paths in listed), 0
+    for kind, paths in listed:
+        for rel, companions in paths:
+            report_progress(done, total, READING)
             memories.append(cache.read(rel, kind, today, companions))
             if companions:
                 problems.extend(irregular_files(root, companions))
+            done += 1
+    report_progress(total, total, READING)
     cache.save()
     return memories, problems, unlisted
 

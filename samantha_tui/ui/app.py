@@ -11,6 +11,7 @@ import datetime as dt
 import gc
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from textual import on
@@ -46,13 +47,23 @@ from .visible_text import ControlCharacterFilter, visible, visible_lines
 from .widgets.counted_tabs import CountedTab, CountedTabs
 from .widgets.memory_table import MemoryTable
 from .widgets.preview import Preview
+from .widgets.progress_panel import ProgressPanel
 from .widgets.search_bar import SearchBar
 from .widgets.status_line import StatusLine
+from .work_progress import WorkProgressing
 from .workers import background, describe_worker, failure_notice, formatted_traceback
 
 
 class SamanthaApp(
-    KeyBurst, Marking, Searching, Sorting, Editing, LiveFiles, OrderedWork, App[None]
+    KeyBurst,
+    Marking,
+    Searching,
+    Sorting,
+    Editing,
+    LiveFiles,
+    WorkProgressing,
+    OrderedWork,
+    App[None],
 ):
     """Browse and curate a samantha-llm memory tree."""
 
@@ -84,6 +95,7 @@ class SamanthaApp(
         self.init_marking()
         self.init_ordered()
         self.init_live()
+        self.init_work_progress()
         self._control_filter = ControlCharacterFilter()
         self.notices = notices.Notices(self)
 
@@ -101,6 +113,7 @@ class SamanthaApp(
                 yield SearchBar(id="search")
                 yield MemoryTable(rows.MEMORY_COLUMNS, id="memories", keep_hidden_marks=True)
             yield Preview(id="preview")
+        yield ProgressPanel(id="progress")
         yield StatusLine(id="status")
         yield Footer()
 
@@ -158,7 +171,8 @@ class SamanthaApp(
     @background(thread=True, exclusive=True, group="scan")
     def load_tree(self) -> None:
         gc.unfreeze()  # a tree read before (ctrl+r) may be collected once replaced
-        tree = self.curator.load()
+        with self.work_progress():
+            tree = self.curator.load()
         # The records live as long as the tree. Frozen now, the collector's first full pass does
         # not walk them all while the first frame is drawn (0.3 s at 10,000 memories).
         gc.freeze()
@@ -326,6 +340,10 @@ class SamanthaApp(
         bubble here): say what failed and keep the app open (see workers.py)."""
         if event.state is WorkerState.ERROR and event.worker.error is not None:
             self.post_message(WorkFailed(describe_worker(event.worker), event.worker.error))
+
+    def job_context(self) -> AbstractContextManager[None]:
+        """Every queued change shows its progress once it is slow (see work_progress.py)."""
+        return self.work_progress()
 
     def job_failed(self, error: Exception) -> None:
         """A queued change raised (see ordered.py): reported like any worker's failure."""

@@ -114,3 +114,29 @@ def while_shown(handler: Handler) -> Handler:
             raise
 
     return guarded  # type: ignore[return-value]
+
+
+class WorkProgress(Message):
+    """How far a piece of background work has got (see ui/work_progress.py).
+
+    Posted when job `job` starts (no counts yet), as it reports (`done` of `total`, `what` a
+    phrase for core.progress.words) and once when it ends (`ended`). `started` is when it began,
+    on time.monotonic's clock: the bar shows only once work has run for half a second.
+    """
+
+    def __init__(
+        self,
+        job: int,
+        started: float,
+        done: int = 0,
+        total: int = 0,
+        what: str = "",
+        ended: bool = False,
+    ) -> None:
+        super().__init__()
+        self.job = job
+        self.started = started
+        self.done = done
+        self.total = total
+        self.what = what
+        self.ended = ended

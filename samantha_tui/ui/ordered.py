@@ -8,10 +8,12 @@ A job that raises is reported and the queue goes on: the next change does not de
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 from collections import deque
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
 from .workers import background
@@ -54,10 +56,15 @@ class OrderedWork:
                     return
                 job = self._jobs.popleft()
             try:
-                job()
+                with self.job_context():
+                    job()
             except Exception as error:
                 # One failed change must not stall the ones queued behind it.
                 self.job_failed(error)
+
+    def job_context(self) -> AbstractContextManager[None]:
+        """What every job runs inside (the app: its progress is shown)."""
+        return contextlib.nullcontext()
 
     def job_failed(self, error: Exception) -> None:
         """A queued job raised something the job itself did not expect; the app says so."""

@@ -15,6 +15,7 @@ from ..atomic import StoreError, digest_bytes
 from ..json_read import TOO_DEEP, TooDeep, read_regular
 from ..json_read import loads as json_loads
 from ..model import Kind, Memory, Tree
+from ..progress import report as report_progress
 from ..scan import PENDING_DIR
 from ..store import Store
 from .drift import DriftReport, KindDrift, compare, shape_of
@@ -403,7 +404,8 @@ def drift(
 ) -> DriftReport:
     """Per kind (of `kinds`, default all): entries missing, or disagreeing with the files, and
     the entries tied to no file (kept, not drift); writes nothing."""
-    return DriftReport(tuple(planned.drift for planned in _planned(tree, root, today, kinds)))
+    planned = _planned_reporting(tree, root, today, kinds, True, None, CHECKING)
+    return DriftReport(tuple(kind_plan.drift for kind_plan in planned))
 
 
 def regenerate(
@@ -427,7 +429,9 @@ def regenerate(
     now is. Without `explain` the updates do not list what changed
     in the entries: only `samantha-tui index` and the `r` plan show it.
     """
-    planned = _planned(store.tree, store.root, today or store.today(), kinds, explain, scope)
+    planned = _planned_reporting(
+        store.tree, store.root, today or store.today(), kinds, explain, scope
+    )
     if automatic or (scope is not None and scope.paths is not None):
         # A change's patch never rebuilds an index it cannot read: `health.unpatched` says so.
         planned = [kind_plan for kind_plan in planned if not kind_plan.unreadable]
@@ -445,11 +449,39 @@ def regenerate(
     return updates
 
 
+UPDATING = "Updating the indexes: {count} kinds"
+CHECKING = "Checking the indexes: {count} kinds"
+WRITING = "Writing {count} index files"
+
+
+def _planned_reporting(
+    tree: Tree,
+    root: Path,
+    today: dt.date,
+    kinds: Iterable[Kind] | None,
+    explain: bool,
+    scope: Scope | None,
+    what: str = UPDATING,
+) -> list[_Planned]:
+    """`_planned`, kind by kind, saying how far it got (see progress.py)."""
+    asked = set(Kind) if kinds is None else set(kinds)
+    wanted = [kind for kind in Kind if kind in asked]
+    found: list[_Planned] = []
+    for done, kind in enumerate(wanted):
+        report_progress(done, len(wanted), what)
+        found.extend(_planned(tree, root, today, [kind], explain, scope))
+    report_progress(len(wanted), len(wanted), what)
+    return found
+
+
 def write_updates(store: Store, updates: Iterable[IndexUpdate]) -> None:
     """Write planned index files through the store, each refused if it changed since planned."""
-    for update in updates:
+    files = list(updates)
+    for done, update in enumerate(files):
+        report_progress(done, len(files), WRITING)
         expected = digest_bytes(update.old) if update.old is not None else None
         store.write_file(update.path, update.new, expected)
+    report_progress(len(files), len(files), WRITING)
 
 
 def kinds_affected(paths: Iterable[str]) -> set[Kind]:

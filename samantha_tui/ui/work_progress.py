@@ -1,0 +1,121 @@
+"""Progress of background work, as part of the app: counts from the core's reports to the bar.
+
+Work in a worker thread runs inside `work_progress()`, which hears the core's reports (see
+core/progress.py), throttled to about twenty a second, and posts them as WorkProgress messages.
+On the UI thread the newest running job is shown on the active screen's ProgressPanel once it has
+run for SHOW_AFTER seconds: quick work never flashes a bar. A screen opened while work runs gets a
+panel of its own above its footer, so the trash or the review screen shows it too; under a dialog
+(help, a confirmation) the screen beneath it shows the bar.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
+from textual.widgets import Footer
+
+from ..core import progress
+from .messages import WorkProgress, while_shown
+from .widgets.progress_panel import ProgressPanel
+
+SHOW_AFTER = 0.5
+"""Seconds work runs before its bar appears."""
+REDRAW = 0.1
+"""How often, while work runs, the active screen's panel is brought up to date (a screen just
+opened gets its bar, work that reports nothing still shows once it is slow)."""
+
+
+@dataclass(frozen=True)
+class Work:
+    """A running job as last heard of."""
+
+    started: float
+    done: int = 0
+    total: int = 0
+    what: str = ""
+
+
+class WorkProgressing:
+    """Mixed into SamanthaApp: the worker side (`work_progress`) and the screen side."""
+
+    def init_work_progress(self) -> None:
+        self._works: dict[int, Work] = {}
+        self._job_numbers = itertools.count(1)
+        self._job_numbers_lock = threading.Lock()
+        self._progress_timer: Timer | None = None
+
+    @contextlib.contextmanager
+    def work_progress(self) -> Iterator[None]:
+        """Report the progress of the work run inside (in a worker thread) to the screen."""
+        with self._job_numbers_lock:
+            job = next(self._job_numbers)
+        started = time.monotonic()
+        post: Any = self.post_message  # type: ignore[attr-defined]
+
+        def tell(done: int, total: int, what: str) -> None:
+            post(WorkProgress(job, started, done, total, what))
+
+        post(WorkProgress(job, started))
+        try:
+            with progress.reporting(progress.Throttle(tell)):
+                yield
+        finally:
+            post(WorkProgress(job, started, ended=True))
+
+    @property
+    def busy(self) -> bool:
+        """Whether background work that reports progress is running."""
+        return bool(self._works)
+
+    @while_shown
+    def on_work_progress(self, message: WorkProgress) -> None:
+        if message.ended:
+            self._works.pop(message.job, None)
+        elif message.what or message.job not in self._works:
+            self._works[message.job] = Work(
+                message.started, message.done, message.total, message.what
+            )
+        app: Any = self
+        if self._works and self._progress_timer is None:
+            self._progress_timer = app.set_interval(REDRAW, self.show_progress)
+        elif not self._works and self._progress_timer is not None:
+            self._progress_timer.stop()
+            self._progress_timer = None
+        self.show_progress()
+
+    def show_progress(self) -> None:
+        """Bring the panels up to date: the newest job on the active screen, once it is slow."""
+        app: Any = self
+        if not app.screen_stack:
+            return
+        work = self._works[max(self._works)] if self._works else None
+        slow = work is not None and time.monotonic() - work.started >= SHOW_AFTER
+        # A dialog (help, a confirmation) has no panel: the screen under it shows the work.
+        under = next(s for s in reversed(app.screen_stack) if not isinstance(s, ModalScreen))
+        active = self._panel_of(under) if slow else None
+        for screen in app.screen_stack:
+            for panel in screen.query(ProgressPanel):
+                if panel is not active:
+                    panel.hide()
+        if active is not None and work is not None:
+            active.show_work(work.done, work.total, work.what)
+
+    def _panel_of(self, screen: Screen[Any]) -> ProgressPanel | None:
+        """The screen's panel; a full screen with a footer gets one above it."""
+        found = screen.query(ProgressPanel)
+        if found:
+            return found.first()
+        footers = screen.query(Footer)
+        if not footers:
+            return None
+        panel = ProgressPanel()
+        screen.mount(panel, before=footers.first())
+        return panel
