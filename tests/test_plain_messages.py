@@ -31,10 +31,12 @@ scalars = st.one_of(
 )
 values = st.recursive(
     scalars,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text("abk", max_size=4), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text("abk", max_size=4), inner, max_size=3)
+    ),
     max_leaves=6,
 )
-RULED_KEYS = sorted(schema.RULES) + ["triggers"]
+RULED_KEYS = [*sorted(schema.RULES), "triggers"]
 
 
 def assert_plain(message: str) -> None:
@@ -42,7 +44,9 @@ def assert_plain(message: str) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from(RULED_KEYS), values, max_size=4), st.sampled_from(list(Kind)))
+@given(
+    st.dictionaries(st.sampled_from(RULED_KEYS), values, max_size=4), st.sampled_from(list(Kind))
+)
 def test_field_checks_name_odd_values_as_written(mapping: dict, kind: Kind) -> None:
     for _key, message, _is_error in schema.check(mapping, kind):
         assert_plain(message)
@@ -105,5 +109,5 @@ def test_written_reads_like_frontmatter() -> None:
 
 
 def test_a_value_no_writer_produces_is_shown_without_repr() -> None:
-    shown = fields.readonly_text("odd", {1, 2})
-    assert shown == "odd: [1, 2]\n"
+    assert fields.readonly_text("odd", {2, 1}) == "odd: {1, 2}\n"
+    assert fields.readonly_text("when", dt.time(10, 30)) == "when: 10:30:00\n"

@@ -21,9 +21,11 @@ def written(value: Any) -> str:
         return value.decode("utf-8", "backslashreplace")
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{written(k)}: {written(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list | tuple | set | frozenset):
-        items = sorted(value, key=written) if isinstance(value, set | frozenset) else value
-        return "[" + ", ".join(written(item) for item in items) + "]"
+    if isinstance(value, set | frozenset):
+        # YAML writes a set as the keys of a mapping: `!!set {a, b}`.
+        return "{" + ", ".join(sorted(map(written, value))) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(written(item) for item in value) + "]"
     return str(value)
 
 
@@ -47,7 +49,9 @@ def described(value: Any) -> str:
         return f"the date {written(value)}"
     if isinstance(value, int | float):
         return f"the number {written(value)}"
-    if isinstance(value, list | tuple | set | frozenset):
+    if isinstance(value, set | frozenset):
+        return f"the set {written(value)}"
+    if isinstance(value, list | tuple):
         return f"the list {written(value)}" if value else "an empty list"
     if isinstance(value, Mapping):
         return f"the mapping {written(value)}" if value else "an empty mapping"
