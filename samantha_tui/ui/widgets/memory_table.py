@@ -23,6 +23,9 @@ from textual.strip import Strip
 
 from ..visible_text import visible_text
 
+TITLE_ROOM = 35
+"""Cells the flexible column (the title) should get: narrower, the other columns give way."""
+
 
 @dataclass(frozen=True)
 class Column:
@@ -30,6 +33,46 @@ class Column:
     width: int | None = None
     """Cells wide; None for the one column that takes the remaining width."""
     justify: str = "left"
+    squeeze: int = 0
+    """When the flexible column gets less than TITLE_ROOM, columns give way in this order
+    (1 first): each becomes its `narrow` form, or goes. 0: never."""
+    narrow: Column | None = None
+    """What the column becomes when it gives way (None: it goes)."""
+    cell: int | None = None
+    """Which of a row's cells it shows; None: the cell at the column's own place."""
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A column as it is drawn at one width: the row cell it shows, and its width."""
+
+    column: Column
+    cell: int
+    width: int
+
+
+def lay_out(columns: Sequence[Column], width: int) -> list[Placed]:
+    """The columns drawn in `width` cells: the flexible one gets what the others leave, and the
+    others give way (by `squeeze`) while that is less than TITLE_ROOM."""
+    chosen = [(i if c.cell is None else c.cell, c) for i, c in enumerate(columns)]
+
+    def free() -> int:
+        return width - sum(c.width or 0 for _, c in chosen) - max(len(chosen) - 1, 0)
+
+    ranks = {c.squeeze for c in columns} | {c.narrow.squeeze for c in columns if c.narrow}
+    for rank in sorted(ranks - {0}):
+        if free() >= TITLE_ROOM:
+            break
+        given_way: list[tuple[int, Column]] = []
+        for at, column in chosen:
+            if column.squeeze != rank:
+                given_way.append((at, column))
+            elif column.narrow is not None:
+                narrow = column.narrow
+                given_way.append((at if narrow.cell is None else narrow.cell, narrow))
+        chosen = given_way
+    room = max(free(), 4)
+    return [Placed(c, at, room if c.width is None else c.width) for at, c in chosen]
 
 
 @dataclass(frozen=True)
@@ -288,20 +331,20 @@ class MemoryTable(ScrollView, can_focus=True):
 
     # --- painting --------------------------------------------------------------------------------
 
-    def _widths(self, width: int) -> list[int]:
-        fixed = sum(c.width or 0 for c in self.columns) + max(len(self.columns) - 1, 0)
-        free = width - len(self.MARK) - fixed
-        return [c.width if c.width is not None else max(free, 4) for c in self.columns]
+    def laid_out(self, width: int | None = None) -> list[Placed]:
+        """The columns as drawn at this width (the table's own when None), after the gutter."""
+        if width is None:
+            width = self.scrollable_content_region.width
+        return lay_out(self.columns, width - len(self.MARK))
 
     def _line(self, cells: Sequence[Text], width: int, gutter: str = " ") -> Text:
         line = Text(gutter, no_wrap=True, end="")
-        for index, (column, cell_width) in enumerate(
-            zip(self.columns, self._widths(width), strict=False)
-        ):
+        for index, placed in enumerate(self.laid_out(width)):
+            column, cell_width, at = placed.column, placed.width, placed.cell
             if index:
                 line.append(" ")
             # Each cell's control characters show as escapes: every list of the app passes here.
-            cell = visible_text(cells[index]).copy() if index < len(cells) else Text()
+            cell = visible_text(cells[at]).copy() if at < len(cells) else Text()
             cell.no_wrap = True
             cell.truncate(cell_width, overflow="ellipsis")
             if column.justify == "right":
@@ -316,7 +359,7 @@ class MemoryTable(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         base = self.rich_style
         if y == 0:
-            header = self._line([Text(c.title) for c in self.columns], width)
+            header = self._line(self._titles(width), width)
             header.stylize(self.get_component_rich_style("memory-table--header"))
             return self._strip(header, width, base)
         if not self.rows:
@@ -338,6 +381,14 @@ class MemoryTable(ScrollView, can_focus=True):
             name = "memory-table--cursor" if self.has_focus else "memory-table--cursor-blurred"
             line.stylize(self.get_component_rich_style(name))
         return self._strip(line, width, base)
+
+    def _titles(self, width: int) -> list[Text]:
+        # Indexed by cell, as a row's cells are: a narrow column's title sits at its cell.
+        placed = self.laid_out(width)
+        titles = [Text()] * (max((p.cell for p in placed), default=-1) + 1)
+        for p in placed:
+            titles[p.cell] = Text(p.column.title)
+        return titles
 
     def _strip(self, text: Text, width: int, base: Style) -> Strip:
         segments = [s for s in text.render(self.app.console) if s.text != "\n"]
