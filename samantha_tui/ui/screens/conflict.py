@@ -77,13 +77,22 @@ class ConflictScreen(ButtonChoices, ModalScreen[str]):
             ),
             *(shown(line, style="dim") for line in self._detail),
             Text(),
-            Text.assemble(
-                ("  r  Reload theirs", "bold"), "  drop your change, show the file as it is"
-            ),
-            Text.assemble((f"  k  {self.keep_label}", "bold"), "  ", self._keep_does()),
-            Text.assemble(("esc  Cancel", "bold"), "  write nothing; your edit stays open"),
+            *self._choices(),
         ]
         return Text("\n").join(lines)
+
+    def _choices(self) -> list[Text]:
+        choices = [
+            ("  r", "Reload theirs", Text("drop your change, show the file as it is")),
+            ("  k", self.keep_label, self._keep_does()),
+            ("esc", "Cancel", Text("write nothing; your edit stays open")),
+        ]
+        # The labels padded to one width, so what each does starts in one column.
+        width = max(len(label) for _, label, _ in choices)
+        return [
+            Text.assemble((f"{key}  {label.ljust(width)}  ", "bold"), does)
+            for key, label, does in choices
+        ]
 
     def _keep_does(self) -> Text:
         if self._merges:
