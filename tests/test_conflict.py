@@ -9,7 +9,14 @@ from rich.console import Console
 from textual.app import App
 from textual.widgets import Button, Static
 
-from samantha_tui.ui.screens.conflict import CANCEL, OVERWRITE, RELOAD, ConflictScreen
+from samantha_tui.core.plan import Operation, Plan
+from samantha_tui.ui.screens.conflict import (
+    CANCEL,
+    OVERWRITE,
+    RELOAD,
+    ConflictScreen,
+    sets_mine_on_theirs,
+)
 
 PATH = ".ai/short-term-memory/.ai/2026-06-10-[bold]x[/].md"
 
@@ -21,13 +28,14 @@ def plain(renderable: object) -> str:
 
 
 class ConflictApp(App[None]):
-    def __init__(self) -> None:
+    def __init__(self, plan: Plan | None = None) -> None:
         super().__init__()
         self.results: list[str] = []
+        self.plan = plan
 
     def on_mount(self) -> None:
         detail = ["Changed on disk at 14:02 by another program", "[/] stays literal"]
-        self.push_screen(ConflictScreen(PATH, detail), self.results.append)
+        self.push_screen(ConflictScreen(PATH, detail, self.plan), self.results.append)
 
 
 @pytest.mark.parametrize(
@@ -76,10 +84,31 @@ async def test_the_dialog_names_the_file_and_every_choice_literally() -> None:
         text = "\n".join(plain(static.content) for static in app.screen.query(Static))
         assert f"Changed on disk: {PATH}" in text
         assert "[/] stays literal" in text
-        assert "Reload theirs" in text and "Keep mine" in text and "Cancel" in text
-        assert "yours over theirs (u brings theirs back)" in text
+        assert "Reload theirs" in text and "Set mine on theirs" in text and "Cancel" in text
+        # What k does is what the change does over their version: only its keys are set.
+        assert "set the keys you changed on their version; the rest of theirs stays" in text
+        assert "over theirs" not in text
         labels = [str(button.label) for button in app.screen.query(Button)]
-        assert labels == ["Reload theirs", "Keep mine", "Cancel"]
+        assert labels == ["Reload theirs", "Set mine on theirs", "Cancel"]
+
+
+async def test_an_undo_over_their_version_says_it_replaces_theirs() -> None:
+    undo = Plan("undo x", (Operation("write", "x.md", data=b"old", expected="abc"),))
+    app = ConflictApp(undo)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.pause()
+        text = "\n".join(plain(static.content) for static in app.screen.query(Static))
+        assert "Write mine over theirs" in text
+        assert "replace their version with yours (u puts their version back)" in text
+        labels = [str(button.label) for button in app.screen.query(Button)]
+        assert labels == ["Reload theirs", "Write mine over theirs", "Cancel"]
+
+
+def test_keep_mine_is_named_for_what_the_plan_does() -> None:
+    edit = Operation("edit", "x.md", values={"critical": True})
+    assert sets_mine_on_theirs(Plan("x: marked critical", (edit,)))
+    write = Operation("write", "x.md", data=b"", expected="abc")
+    assert not sets_mine_on_theirs(Plan("undo", (edit, write)))
 
 
 async def test_the_binding_ids_are_stable() -> None:

@@ -53,3 +53,52 @@ def test_a_file_finds_its_own_tree(cerebrum: Path) -> None:
     assert root_for_file(cerebrum / ST / "n.md") == cerebrum
     with pytest.raises(TreeNotFound):
         root_for_file(cerebrum.parent / "loose.md")
+
+
+def test_a_path_given_says_truly_why_it_is_not_a_tree(tmp_path: Path) -> None:
+    (tmp_path / "file.md").write_text("x\n")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "workspace").mkdir()
+    (tmp_path / "workspace" / ".ai-cerebrum").symlink_to(tmp_path / "gone")
+    cases = {
+        tmp_path / "nope": f"{tmp_path / 'nope'} does not exist",
+        tmp_path / "file.md": f"{tmp_path / 'file.md'} is not a folder",
+        tmp_path / "empty": f"{tmp_path / 'empty'} has no .ai/ folder and no .ai-cerebrum link",
+        tmp_path / "workspace": f"has a .ai-cerebrum link to {tmp_path / 'gone'}, which does not",
+    }
+    for given, said in cases.items():
+        with pytest.raises(TreeNotFound) as caught:
+            find_root(given, env={})
+        first = str(caught.value).splitlines()[0]
+        assert said in first
+        assert "no .ai/ folder" not in first or given.name == "empty"
+
+
+def test_the_places_looked_in_say_what_is_wrong_with_each(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    config = home / ".config" / "samantha-llm" / "config.json"
+    config.parent.mkdir(parents=True)
+    config.write_text(json.dumps({"repo_path": str(tmp_path / "moved")}))
+    env = {"HOME": str(home), "SAMANTHA_CEREBRUM": str(tmp_path / "typo")}
+    with pytest.raises(TreeNotFound) as caught:
+        find_root(env=env, cwd=tmp_path)
+    message = str(caught.value)
+    assert f"$SAMANTHA_CEREBRUM: {tmp_path / 'typo'} does not exist" in message
+    assert f"config.json: {tmp_path / 'moved'} does not exist" in message
+
+
+def test_every_command_says_a_missing_path_does_not_exist(
+    cerebrum: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from samantha_tui.cli import main
+
+    missing = tmp_path / "nope"
+    for argv in (
+        ["check", str(missing)],
+        ["index", "--check", "--tree", str(missing)],
+        [str(missing)],
+    ):
+        assert main(argv) == 2
+        assert capsys.readouterr().err.startswith(f"samantha-tui: {missing} does not exist\n")
+    assert main(["set", str(cerebrum / ST / "gone.md"), "critical=true"]) == 1
+    assert f"{cerebrum / ST / 'gone.md'} does not exist" in capsys.readouterr().err

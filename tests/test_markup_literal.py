@@ -228,7 +228,7 @@ async def test_notices_name_the_memory_as_typed(root: Path) -> None:
         await select(pilot, BAD)
         await pilot.press("plus")  # refused: the notice quotes the importance it cannot step
         await settle(pilot)
-        assert_shows(app, "Nothing was written", f"{BAD} has importance {MARKUP!r}")
+        assert_shows(app, "Nothing was written", f"{BAD} has importance '{MARKUP}'")
         app.clear_notifications()
         await pilot.press("i")  # the drift notice lists the memory paths missing from the indexes
         await settle(pilot)

@@ -52,7 +52,7 @@ def test_good_file_has_every_field() -> None:
         ("---\n[a, b\n---\n", 3, "invalid YAML"),
         ("---\n{{\n---\n", 3, "invalid YAML"),
         ("---\n- date\n- topics\n---\n", 2, "is a list"),
-        ("---\njust words\n---\n", 2, "single str value"),
+        ("---\njust words\n---\n", 2, "single value (just words)"),
         ("---\ndate: 2026-02-30\ntopics: [a]\n---\n", 2, "impossible date 2026-02-30"),
     ],
 )

@@ -236,8 +236,13 @@ async def test_duplicates_show_both_bodies_with_the_differences_marked(root: Pat
         table = diff.content
         assert isinstance(table, Table)
         left, right = (list(column.cells) for column in table.columns)
-        assert any(cell.plain.startswith("- ") for cell in left)
-        assert any(cell.plain.startswith("+ ") for cell in right)
+        # The copy kept is the safe one (green ●); the one going to the trash is red (✗).
+        assert any(cell.plain.startswith("● ") and "green" in str(cell.style) for cell in left)
+        assert any(cell.plain.startswith("✗ ") and "red" in str(cell.style) for cell in right)
+        assert not any(cell.plain.startswith(("- ", "+ ")) for cell in left + right)
+        assert [column.header.plain for column in table.columns] == ["kept", "goes to the trash"]
+        assert "● only in the copy kept" in table.title.plain
+        assert "✗ only in the copy going to the trash" in table.title.plain
         heading = [cell.plain for cell in left].index(
             "  # Retry Budgets Instead of Fixed Retry Counts"
         )

@@ -65,6 +65,8 @@ def parse_pairs(pairs: list[str]) -> dict[str, Any]:
 def _file_in_tree(args: argparse.Namespace) -> tuple[Store, str]:
     """The tree comes from --tree when given, else from the file's own location."""
     file = Path(args.file).absolute()
+    if not file.exists():
+        raise UserError(f"{args.file} does not exist")
     tree = getattr(args, "tree", None)
     root = find_root(tree) if tree else root_for_file(file)
     if not file.is_relative_to(root):

@@ -14,6 +14,7 @@ from .atomic import StoreError
 from .model import Memory
 from .plan import Operation, Plan
 from .schema import IMPORTANCE
+from .wording import quoted
 
 
 def name_of(path: str) -> str:
@@ -75,7 +76,7 @@ def step_importance(memory: Memory, step: int) -> Plan:
         target = IMPORTANCE[0]
     elif raw not in IMPORTANCE:
         raise StoreError(
-            f"{memory.path} has importance {raw!r}, which is not low, medium or high; "
+            f"{memory.path} has importance {quoted(raw)}, which is not low, medium or high; "
             "fix it in the form (e)"
         )
     else:

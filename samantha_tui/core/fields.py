@@ -13,6 +13,7 @@ from typing import Any
 
 from . import frontmatter, schema
 from .model import Kind, Tree
+from .wording import written
 
 
 class Control(Enum):
@@ -94,7 +95,7 @@ def readonly_text(key: str, value: Any) -> str:
         return "".join(frontmatter.render_field(key, value))
     except frontmatter.FrontmatterError:
         # A value no writer produces (a YAML set, binary): still show it, just not as YAML.
-        return f"{key}: {value!r}\n"
+        return f"{key}: {written(value)}\n"
 
 
 def _plain(value: Any) -> str:

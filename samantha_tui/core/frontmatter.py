@@ -23,6 +23,7 @@ import yaml
 
 from . import naive_frontmatter, yaml_loader
 from .fastyaml import try_parse
+from .wording import quoted, written
 
 BOM = "\ufeff"
 _DELIMITER = re.compile(r"---[ \t]*\r?\n?\Z")
@@ -361,12 +362,12 @@ def parse(text: str) -> Parsed:
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        shape = "a list" if isinstance(data, list) else f"a single {type(data).__name__} value"
+        shape = "a list" if isinstance(data, list) else f"a single value ({written(data)})"
         message = f"frontmatter is {shape}; expected `key: value` lines"
         return Parsed(None, errors=((2, message),), **base)
     bad_keys = [key for key in data if not isinstance(key, str)]
     if bad_keys:
-        message = f"frontmatter key {bad_keys[0]!r} is not text; expected `name: value`"
+        message = f"frontmatter key {quoted(bad_keys[0])} is not text; expected `name: value`"
         return Parsed(None, errors=((2, message),), **base)
     return Parsed(data, errors=repeated, **base)
 

@@ -14,14 +14,19 @@ WORKSPACE_LINK = ".ai-cerebrum"
 
 
 class TreeNotFound(LookupError):
-    """No memory tree where we looked; the message names every place."""
+    """No memory tree where we looked; the message names every place, or says what is wrong
+    with the one path given (`given`)."""
 
-    def __init__(self, looked: list[str]) -> None:
+    def __init__(self, looked: list[str], given: bool = False) -> None:
         self.looked = looked
         places = "\n".join(f"  - {place}" for place in looked)
+        head = (
+            f"{looked[0]}\n"
+            if given
+            else f"no samantha-llm memory tree found. Looked in:\n{places}\n"
+        )
         super().__init__(
-            "no samantha-llm memory tree found. Looked in:\n"
-            f"{places}\n"
+            f"{head}"
             "Pass a path (the folder holding .ai/), set $SAMANTHA_CEREBRUM, or try the demo:\n"
             "  samantha-tui demo ./demo-tree && samantha-tui ./demo-tree"
         )
@@ -45,6 +50,23 @@ def root_of(path: Path) -> Path | None:
     return None
 
 
+def why_not_a_tree(path: Path) -> str:
+    """Why `path` names no tree, in words: it does not exist, is not a folder, or has no `.ai/`."""
+    path = path.expanduser()
+    if not path.exists():
+        if path.is_symlink():
+            return f"{path} is a link to {os.readlink(path)}, which does not exist"
+        return f"{path} does not exist"
+    if not path.is_dir():
+        return f"{path} is not a folder"
+    link = path / WORKSPACE_LINK
+    if link.is_symlink() and not link.exists():
+        return f"{path} has a {WORKSPACE_LINK} link to {os.readlink(link)}, which does not exist"
+    if link.exists():
+        return f"{path} has a {WORKSPACE_LINK} link, but {link.resolve()} has no .ai/ folder"
+    return f"{path} has no .ai/ folder and no {WORKSPACE_LINK} link"
+
+
 def _from_config(env: Mapping[str, str]) -> tuple[Path | None, str]:
     path = config_path(env)
     label = f"repo_path in {path}"
@@ -57,7 +79,8 @@ def _from_config(env: Mapping[str, str]) -> tuple[Path | None, str]:
     repo = data.get("repo_path") if isinstance(data, dict) else None
     if not isinstance(repo, str) or not repo:
         return None, f"{label} (no repo_path set)"
-    return root_of(Path(repo)), f"{label} ({repo})"
+    found = root_of(Path(repo))
+    return found, f"{label} ({repo})" if found else f"{label}: {why_not_a_tree(Path(repo))}"
 
 
 def find_root(
@@ -70,14 +93,14 @@ def find_root(
     if path is not None:
         found = root_of(Path(path))
         if found is None:
-            raise TreeNotFound([f"{path} (no .ai/ folder and no .ai-cerebrum link there)"])
+            raise TreeNotFound([why_not_a_tree(Path(path))], given=True)
         return found
     looked: list[str] = []
     if env.get(ENV_VAR):
         found = root_of(Path(env[ENV_VAR]))
         if found:
             return found
-        looked.append(f"${ENV_VAR} = {env[ENV_VAR]} (no .ai/ there)")
+        looked.append(f"${ENV_VAR}: {why_not_a_tree(Path(env[ENV_VAR]))}")
     else:
         looked.append(f"${ENV_VAR} (not set)")
     here = cwd or Path.cwd()

@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .wording import quoted
+
 
 class Refused(Exception):
     """Strict YAML refused a field: `offset` is the refused line within the field, if known."""
@@ -129,7 +131,7 @@ def read(lines: list[str], load: Callable[[str], Any]) -> Reading:
                 raise Refused("not one `key: value` field")
             ((key, item),) = value.items()
             if not isinstance(key, str):
-                raise Refused(f"the key {key!r} is not text")
+                raise Refused(f"the key {quoted(key)} is not text")
         except Refused as refusal:
             offset = part.first + min(refusal.offset or 0, part.last - part.first)
             naive = read_line(lines[offset])

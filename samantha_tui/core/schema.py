@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .model import Kind
+from .wording import described, quoted
 
 IMPORTANCE = ("low", "medium", "high")
 TASK_STATUS = ("active", "blocked", "completed")
@@ -39,18 +40,6 @@ def quoted_date(value: Any) -> dt.date | None:
         except ValueError:
             return None
     return None
-
-
-def _describe(value: Any) -> str:
-    if isinstance(value, str):
-        return repr(value)
-    if value is None:
-        return "an empty value"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a nested mapping"
-    return f"{value!r} ({type(value).__name__})"
 
 
 def _is_date(value: Any) -> bool:
@@ -87,14 +76,14 @@ def value_error(key: str, value: Any) -> str | None:
     rule = RULES.get(key)
     if rule is None or rule[0](value):
         return None
-    return f"`{key}` is {_describe(value)}; expected {rule[1]}"
+    return f"`{key}` is {described(value)}; expected {rule[1]}"
 
 
 def type_warning(value: Any) -> str | None:
     """Unknown types are allowed by the format; say so softly."""
     if isinstance(value, str) and value not in KNOWN_TYPES:
         known = ", ".join(KNOWN_TYPES)
-        return f"`type` {value!r} is not one the format names ({known})"
+        return f"`type` {quoted(value)} is not one the format names ({known})"
     return None
 
 
@@ -123,7 +112,7 @@ def check(mapping: Mapping[str, Any], kind: Kind) -> list[tuple[str, str, bool]]
 
 def _quoted_date_warning(key: str, value: str) -> str:
     return (
-        f"`{key}` is quoted ({value!r}): samantha-tui reads the date, samantha-llm keeps the "
+        f"`{key}` is quoted ({quoted(value)}): samantha-tui reads the date, samantha-llm keeps the "
         f"quotes as part of it; write it bare: `{key}: {value}`"
     )
 
@@ -146,9 +135,10 @@ def trigger_errors(triggers: Any) -> list[tuple[str, str]]:
 
 
 def _signal_error(key: str, value: Any) -> str:
-    example = f"[{value}]" if isinstance(value, str | int) and not isinstance(value, bool) else "[]"
+    scalar = isinstance(value, str | int) and not isinstance(value, bool)
+    example = f"[{value}]" if scalar else "[]"
     return (
-        f"`{key}` is {_describe(value)}; expected a list such as `{key}: {example}` "
+        f"`{key}` is {described(value)}; expected a list such as `{key}: {example}` "
         "(samantha-llm's merge stops on anything else)"
     )
 

@@ -17,10 +17,11 @@ from pathlib import Path
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
+from textual.events import Resize
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.widgets import Footer, Tabs
+from textual.widgets import Tabs
 from textual.worker import Worker, WorkerState
 
 from ..core import clock
@@ -28,7 +29,7 @@ from ..core.curator import Curator
 from ..core.model import Kind, Memory, Tree
 from ..core.store import Store
 from ..settings import Settings, load_settings
-from . import keys, notices, quit_hint, rows
+from . import keys, layout, notices, quit_hint, rows
 from .editing import Editing
 from .jump import CommandsProvider, open_command_palette, open_theme_palette
 from .key_burst import KeyBurst
@@ -42,9 +43,10 @@ from .screens.live_screen import LiveScreen
 from .screens.recover import offer_recovery
 from .searching import Searching
 from .sort_order import Sorting
-from .tabs import TABS, WIDE, TabSpec
+from .tabs import TABS, TabSpec, fit_labels
 from .visible_text import ControlCharacterFilter, visible, visible_lines
 from .widgets.counted_tabs import CountedTab, CountedTabs
+from .widgets.fitted_footer import FittedFooter
 from .widgets.memory_table import MemoryTable
 from .widgets.preview import Preview
 from .widgets.progress_panel import ProgressPanel
@@ -68,6 +70,7 @@ class SamanthaApp(
     """Browse and curate a samantha-llm memory tree."""
 
     CSS_PATH = "app.tcss"
+    HORIZONTAL_BREAKPOINTS = layout.BREAKPOINTS
     TITLE = "samantha-tui"
     COMMANDS = {CommandsProvider}
     BINDINGS = keys.bindings()
@@ -115,7 +118,7 @@ class SamanthaApp(
             yield Preview(id="preview")
         yield ProgressPanel(id="progress")
         yield StatusLine(id="status")
-        yield Footer()
+        yield FittedFooter()
 
     @property
     def table(self) -> MemoryTable:
@@ -207,18 +210,16 @@ class SamanthaApp(
             if path in set(changed):
                 self.call_later(self._show_preview, before)
 
-    def _label_tabs(self) -> None:
+    def _label_tabs(self, width: int | None = None) -> None:
         if self.memory_tree is None:
             return
-        narrow = self.size.width < WIDE
-        labels = {}
-        for spec in TABS:
-            name = spec.short if narrow and spec.short else spec.label
-            labels[spec.id] = f"{name} {self._count(spec)}"
-        self.query_one("#tabs", CountedTabs).set_labels(labels)
+        counts = {spec.id: str(self._count(spec)) for spec in TABS}
+        labels = fit_labels(width or self.size.width, counts)
+        self.screen_stack[0].query_one("#tabs", CountedTabs).set_labels(labels)
 
-    def on_resize(self) -> None:
-        self._label_tabs()
+    def on_resize(self, event: Resize) -> None:
+        # The app's own size is set after this handler runs: the event has the new one.
+        self._label_tabs(event.size.width)
 
     def spec(self, tab_id: str | None = None) -> TabSpec:
         wanted = tab_id or self.current_tab

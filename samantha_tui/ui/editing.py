@@ -287,7 +287,7 @@ class Editing:
                 if reopen is not None:
                     self._reopen_form(reopen)
 
-        self.push_screen(ConflictScreen(message.path, detail), chosen)
+        self.push_screen(ConflictScreen(message.path, detail, message.plan), chosen)
 
     def _reopen_form(self, reopen: Reopen) -> None:
         """Bring a form back with the person's input, unless the memory it edits has gone."""

@@ -17,21 +17,45 @@ IMPORTANCE_STYLE = {"high": "bold red", "medium": "yellow", "low": "dim"}
 MATCH_STYLE = "bold underline"
 """Matched characters of a search: bold and underlined, so they show without colour too."""
 Spans = tuple[tuple[int, int], ...]
+# On a narrow list the columns give way to the title (see Column.squeeze): importance becomes
+# its letter (H, M, L), then the counts go, then the letter, then the date.
+_DATE = Column("Date", 10, squeeze=4, sort="date")
+_REFS = Column("Refs", 4, "right", squeeze=2, sort="references")
 MEMORY_COLUMNS = (
     Column("", 2),
     Column("Title", sort="title"),
-    Column("Date", 10, sort="date"),
-    Column("Importance", 10, sort="importance"),
-    Column("Refs", 4, "right", sort="references"),
+    _DATE,
+    Column(
+        "Importance",
+        10,
+        squeeze=1,
+        sort="importance",
+        narrow=Column("Imp", 3, cell=5, squeeze=3, sort="importance"),
+    ),
+    _REFS,
 )
 CRITICAL_COLUMNS = (
     Column("", 2),
     Column("Title", sort="title"),
-    Column("Kind", 15),
-    Column("Date", 10, sort="date"),
-    Column("Refs", 4, "right", sort="references"),
+    Column("Kind", 15, squeeze=1, narrow=Column("Kind", 8, cell=5, squeeze=3)),
+    _DATE,
+    _REFS,
 )
-PROBLEM_COLUMNS = (Column("", 2), Column("File", 34), Column("Line", 4, "right"), Column("Problem"))
+NARROW_FILE = 22
+PROBLEM_COLUMNS = (
+    Column("", 2),
+    Column("File", 34, squeeze=1, narrow=Column("File", NARROW_FILE, cell=4)),
+    Column("Line", 4, "right"),
+    Column("Problem"),
+)
+SHORT_KIND = {
+    Kind.SHORT_TERM: "Short",
+    Kind.LONG_TERM: "Long",
+    Kind.CURRENT_TASKS: "Task",
+    Kind.WORK_EXPERIENCE: "Done",
+    Kind.PROCEDURAL: "Runbook",
+}
+"""The kind in a narrow Critical list, in the words of the short tab labels."""
 
 
 def marker(memory: Memory) -> Text:
@@ -62,6 +86,13 @@ def _importance(memory: Memory) -> Text:
     return Text(memory.importance, style=IMPORTANCE_STYLE[memory.importance])
 
 
+def _importance_letter(memory: Memory) -> Text:
+    """H, M or L in importance's colour; a value outside the format as it is (cut to fit)."""
+    if memory.importance is None:
+        return _importance(memory)
+    return Text(memory.importance[0].upper(), style=IMPORTANCE_STYLE[memory.importance])
+
+
 def title_text(memory: Memory, spans: Spans = ()) -> Text:
     """The title as plain Text (never markup), with a search's matched characters marked."""
     # Escaped before it becomes a Text: Text() itself drops BEL, BS and CR without a trace.
@@ -76,9 +107,15 @@ def memory_row(memory: Memory, spans: Spans = ()) -> TableRow:
     title = title_text(memory, spans)
     if memory.kind.is_project_kind and memory.status:
         title.append(f"  {memory.status}", style="dim")
-    return TableRow(
-        memory.path, (marker(memory), title, _date(memory), _importance(memory), _refs(memory))
+    cells = (
+        marker(memory),
+        title,
+        _date(memory),
+        _importance(memory),
+        _refs(memory),
+        _importance_letter(memory),
     )
+    return TableRow(memory.path, cells)
 
 
 def critical_row(memory: Memory, spans: Spans = ()) -> TableRow:
@@ -88,6 +125,7 @@ def critical_row(memory: Memory, spans: Spans = ()) -> TableRow:
         Text(memory.kind.label),
         _date(memory),
         _refs(memory),
+        Text(SHORT_KIND[memory.kind]),
     )
     return TableRow(memory.path, cells)
 
@@ -99,8 +137,21 @@ def problem_row(problem: Problem, index: int) -> TableRow:
     # Several problems can share a file: the key keeps them apart while naming the file.
     return TableRow(
         f"{problem.path}#{index}",
-        (mark, shown(short_path(problem.path)), line, shown(problem.message)),
+        (
+            mark,
+            shown(short_path(problem.path)),
+            line,
+            shown(problem.message),
+            _tail(shown(short_path(problem.path)), NARROW_FILE),
+        ),
     )
+
+
+def _tail(text: Text, width: int) -> Text:
+    """The end of a path that is too long, after an ellipsis: the file name is what matters."""
+    if text.cell_len <= width:
+        return text
+    return Text("…") + text[len(text.plain) - width + 1 :]
 
 
 def default_order(kind: Kind | None) -> SortOrder:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+
+from rich.cells import cell_len
 
 from ..core.model import Kind
 
@@ -14,10 +17,18 @@ class TabSpec:
     kind: Kind | None
     empty: str
     short: str = ""
-    """The label on a terminal narrower than WIDE, where all seven must still fit."""
+    """The label when the full ones do not fit, where all seven must still fit."""
+    tiny: str = ""
+    """The label when even the short ones do not fit."""
+
+    def names(self) -> tuple[str, str, str]:
+        """Its labels, longest first: full, short, tiny (each falls back to the one before)."""
+        short = self.short or self.label
+        return (self.label, short, self.tiny or short)
 
 
-WIDE = 110
+TAB_PADDING = 2
+"""A tab's cells around its label (Textual's Tab has `padding: 0 1`)."""
 
 
 TABS = (
@@ -27,6 +38,7 @@ TABS = (
         Kind.SHORT_TERM,
         "No short-term memories yet: the assistant writes them to .ai/short-term-memory/.ai/.",
         "Short",
+        "ST",
     ),
     TabSpec(
         "long-term",
@@ -34,12 +46,14 @@ TABS = (
         Kind.LONG_TERM,
         "No long-term memories yet: promoted, foundational knowledge lands here.",
         "Long",
+        "LT",
     ),
     TabSpec(
         "tasks",
         "Tasks",
         Kind.CURRENT_TASKS,
         "No current tasks: each active project is a folder with a status.md.",
+        tiny="Task",
     ),
     TabSpec(
         "work-experience",
@@ -54,12 +68,26 @@ TABS = (
         Kind.PROCEDURAL,
         "No runbooks yet: procedural memory holds how-to-work-on-X guides.",
         "Runbooks",
+        "Proc",
     ),
     TabSpec(
         "critical",
         "Critical",
         None,
         "Nothing is marked critical: mark the few rules read every session (5-10 advised).",
+        tiny="Crit",
     ),
-    TabSpec("problems", "Problems", None, "No problems: every file reads cleanly."),
+    TabSpec("problems", "Problems", None, "No problems: every file reads cleanly.", tiny="Prob"),
 )
+
+
+def fit_labels(width: int, counts: Mapping[str, str]) -> dict[str, str]:
+    """Each tab's label with its count (`counts` by tab id), in the longest words with which all
+    seven fit in `width` cells; the tiny ones when nothing fits."""
+    for tier in range(3):
+        labels = {
+            spec.id: f"{spec.names()[tier]} {counts.get(spec.id, '')}".strip() for spec in TABS
+        }
+        if sum(cell_len(label) + TAB_PADDING for label in labels.values()) <= width:
+            break
+    return labels

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Label, Select, Static
+from textual.widgets import Input, Label, Select, Static
 
 from ...core.atomic import StoreError, digest_of
 from ...core.bootstrap import (
@@ -53,6 +53,7 @@ from ..bootstrap_rows import (
     why_text,
 )
 from ..visible_text import shown, visible_text
+from ..widgets.fitted_footer import FittedFooter
 from ..widgets.memory_table import LazyRows, MemoryTable
 from ..widgets.preview import Preview
 from ..widgets.safe_select import SafeSelect
@@ -142,7 +143,7 @@ class BootstrapScreen(LiveScreen):
             with Vertical(id="bootstrap-side"):
                 yield Static(id="bootstrap-why")
                 yield Preview(id="bootstrap-preview")
-        yield Footer()
+        yield FittedFooter()
 
     @property
     def table(self) -> MemoryTable:

@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.suggester import Suggester
 from textual.validation import ValidationResult, Validator
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Label, Select, Static, Switch
+from textual.widgets import Input, Label, Select, Static, Switch
 
 from ...core import fields, template
 from ...core.atomic import StoreError
@@ -30,6 +30,7 @@ from ...core.model import Kind, Memory
 from ...core.template import NewMemory
 from ...core.visible import has_hidden_characters
 from ..visible_text import shown, visible
+from ..widgets.fitted_footer import FittedFooter
 from ..widgets.safe_select import SafeSelect
 from .confirm import ConfirmScreen
 from .dismiss_once import DismissOnce
@@ -170,7 +171,7 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
                 yield Label(Text("Other keys, kept as they are"), classes="form-section")
                 lines = "".join(fields.readonly_text(key, self._original[key]) for key in others)
                 yield Static(shown(lines.rstrip("\n"), multi_line=True), id="form-other")
-        yield Footer()
+        yield FittedFooter()
 
     def _heading(self) -> Text:
         if self.memory is None:

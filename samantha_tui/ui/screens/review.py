@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import ContentSwitcher, Footer, Static, Tabs
+from textual.widgets import ContentSwitcher, Static, Tabs
 from textual.worker import get_current_worker
 
 from ...core import impact, lifecycle, subconscious
@@ -27,6 +27,7 @@ from ..diff_view import side_by_side
 from ..rows import marker
 from ..visible_text import shown, visible_renderable, visible_text
 from ..widgets.counted_tabs import CountedTab, CountedTabs
+from ..widgets.fitted_footer import FittedFooter
 from ..widgets.memory_table import Column, LazyRows, MemoryTable, TableRow
 from ..widgets.preview import Preview, format_value
 from ..workers import background
@@ -223,7 +224,7 @@ class ReviewScreen(LiveScreen):
                 yield Static(id="review-note")
                 yield Static(id="review-diff")
                 yield Preview(id="review-preview")
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         for section in SECTIONS:

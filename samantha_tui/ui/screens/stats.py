@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ...core.indexes import DriftReport
@@ -32,6 +32,7 @@ from ...core.stats import (
 )
 from ..rows import IMPORTANCE_STYLE
 from ..visible_text import shown
+from ..widgets.fitted_footer import FittedFooter
 from ..workers import background
 from .live_screen import LiveScreen
 
@@ -299,7 +300,7 @@ class StatsScreen(LiveScreen):
                 with Vertical(classes="stats-column"):
                     yield Bars("Top projects", id="stats-projects")
                     yield Static(id="stats-drift", classes="stats-panel")
-        yield Footer()
+        yield FittedFooter()
 
     def on_mount(self) -> None:
         self.query_one("#stats-critical").border_title = "Critical"

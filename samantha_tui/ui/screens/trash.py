@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ...core import trash
@@ -19,6 +19,7 @@ from ...core.model import Kind
 from ...core.plan import Operation, Plan
 from ...core.scan import PENDING_DIR
 from ..visible_text import shown
+from ..widgets.fitted_footer import FittedFooter
 from ..widgets.memory_table import Column, MemoryTable, TableRow
 from ..widgets.preview import Preview
 from ..workers import background
@@ -91,7 +92,7 @@ class TrashScreen(LiveScreen):
             with Vertical(id="trash-list-pane"):
                 yield MemoryTable(COLUMNS, id="trash-list")
             yield Preview(id="trash-preview")
-        yield Footer()
+        yield FittedFooter()
 
     @property
     def table(self) -> MemoryTable:

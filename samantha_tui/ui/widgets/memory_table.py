@@ -23,6 +23,9 @@ from textual.strip import Strip
 
 from ..visible_text import visible_text
 
+TITLE_ROOM = 35
+"""Cells the flexible column (the title) should get: narrower, the other columns give way."""
+
 
 @dataclass(frozen=True)
 class Column:
@@ -32,6 +35,46 @@ class Column:
     justify: str = "left"
     sort: str | None = None
     """The sort field a click on its header picks (a core.sorting field id); None: not sortable."""
+    squeeze: int = 0
+    """When the flexible column gets less than TITLE_ROOM, columns give way in this order
+    (1 first): each becomes its `narrow` form, or goes. 0: never."""
+    narrow: Column | None = None
+    """What the column becomes when it gives way (None: it goes)."""
+    cell: int | None = None
+    """Which of a row's cells it shows; None: the cell at the column's own place."""
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A column as it is drawn at one width: the row cell it shows, and its width."""
+
+    column: Column
+    cell: int
+    width: int
+
+
+def lay_out(columns: Sequence[Column], width: int) -> list[Placed]:
+    """The columns drawn in `width` cells: the flexible one gets what the others leave, and the
+    others give way (by `squeeze`) while that is less than TITLE_ROOM."""
+    chosen = [(i if c.cell is None else c.cell, c) for i, c in enumerate(columns)]
+
+    def free() -> int:
+        return width - sum(c.width or 0 for _, c in chosen) - max(len(chosen) - 1, 0)
+
+    ranks = {c.squeeze for c in columns} | {c.narrow.squeeze for c in columns if c.narrow}
+    for rank in sorted(ranks - {0}):
+        if free() >= TITLE_ROOM:
+            break
+        given_way: list[tuple[int, Column]] = []
+        for at, column in chosen:
+            if column.squeeze != rank:
+                given_way.append((at, column))
+            elif column.narrow is not None:
+                narrow = column.narrow
+                given_way.append((at if narrow.cell is None else narrow.cell, narrow))
+        chosen = given_way
+    room = max(free(), 4)
+    return [Placed(c, at, room if c.width is None else c.width) for at, c in chosen]
 
 
 @dataclass(frozen=True)
@@ -339,14 +382,13 @@ class MemoryTable(ScrollView, can_focus=True):
         self.refresh()
 
     def column_at(self, x: int) -> Column | None:
-        """The column under cell `x` of a row (None in the gutter past the last column)."""
+        """The column under cell `x` of a row, as laid out at this width (None in the gutter past
+        the last column). A narrowed column answers with its narrow form, which sorts alike."""
         start = len(self.MARK)
-        for column, width in zip(
-            self.columns, self._widths(self.scrollable_content_region.width), strict=False
-        ):
-            if start - 1 <= x < start + width:
-                return column
-            start += width + 1
+        for placed in self.laid_out():
+            if start - 1 <= x < start + placed.width:
+                return placed.column
+            start += placed.width + 1
         return None
 
     def on_click(self, event: events.Click) -> None:
@@ -370,20 +412,20 @@ class MemoryTable(ScrollView, can_focus=True):
 
     # --- painting --------------------------------------------------------------------------------
 
-    def _widths(self, width: int) -> list[int]:
-        fixed = sum(c.width or 0 for c in self.columns) + max(len(self.columns) - 1, 0)
-        free = width - len(self.MARK) - fixed
-        return [c.width if c.width is not None else max(free, 4) for c in self.columns]
+    def laid_out(self, width: int | None = None) -> list[Placed]:
+        """The columns as drawn at this width (the table's own when None), after the gutter."""
+        if width is None:
+            width = self.scrollable_content_region.width
+        return lay_out(self.columns, width - len(self.MARK))
 
     def _line(self, cells: Sequence[Text], width: int, gutter: str = " ") -> Text:
         line = Text(gutter, no_wrap=True, end="")
-        for index, (column, cell_width) in enumerate(
-            zip(self.columns, self._widths(width), strict=False)
-        ):
+        for index, placed in enumerate(self.laid_out(width)):
+            column, cell_width, at = placed.column, placed.width, placed.cell
             if index:
                 line.append(" ")
             # Each cell's control characters show as escapes: every list of the app passes here.
-            cell = visible_text(cells[index]).copy() if index < len(cells) else Text()
+            cell = visible_text(cells[at]).copy() if at < len(cells) else Text()
             cell.no_wrap = True
             cell.truncate(cell_width, overflow="ellipsis")
             if column.justify == "right":
@@ -394,18 +436,18 @@ class MemoryTable(ScrollView, can_focus=True):
         return line
 
     def _header(self, width: int) -> Text:
-        line = self._line([Text(c.title) for c in self.columns], width)
+        line = self._line(self._titles(width), width)
         if self.sort_indicator is None:
             return line
         field, descending = self.sort_indicator
         # The arrow takes the cell just left of the column (the gutter or the space between
         # columns), so no column gives up width for it and a title is never cut for it.
         start = 0
-        for column, cell_width in zip(self.columns, self._widths(width), strict=False):
-            if column.sort == field:
+        for placed in self.laid_out(width):
+            if placed.column.sort == field:
                 arrow = "▼" if descending else "▲"
                 return line[:start] + Text(arrow, style="bold") + line[start + 1 :]
-            start += cell_width + 1
+            start += placed.width + 1
         return line
 
     def render_line(self, y: int) -> Strip:
@@ -435,6 +477,14 @@ class MemoryTable(ScrollView, can_focus=True):
             name = "memory-table--cursor" if self.has_focus else "memory-table--cursor-blurred"
             line.stylize(self.get_component_rich_style(name))
         return self._strip(line, width, base)
+
+    def _titles(self, width: int) -> list[Text]:
+        # Indexed by cell, as a row's cells are: a narrow column's title sits at its cell.
+        placed = self.laid_out(width)
+        titles = [Text()] * (max((p.cell for p in placed), default=-1) + 1)
+        for p in placed:
+            titles[p.cell] = Text(p.column.title)
+        return titles
 
     def _strip(self, text: Text, width: int, base: Style) -> Strip:
         segments = [s for s in text.render(self.app.console) if s.text != "\n"]

@@ -1,7 +1,12 @@
-"""The line under the panes: which tree is open, what needs attention, and the indexes' state."""
+"""The line under the panes: which tree is open, what needs attention, and the indexes' state.
+
+Every part has shorter forms; on a narrow terminal the least important give way first (see
+GIVE_WAY), so the line always fits and the indexes' state and the problems show the longest.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from rich.text import Text
@@ -12,35 +17,67 @@ from ...core.model import Severity, Tree
 from ..visible_text import visible
 
 SEPARATOR = "  ·  "
+NARROW_SEPARATOR = " · "
+ORDER = ("marks", "root", "index", "memories", "problems", "pending", "merge")
+"""The parts, left to right."""
+GIVE_WAY: tuple[tuple[str, int], ...] = (
+    ("pending-if-none", 0),
+    ("merge-if-none", 0),
+    ("merge", 1),
+    ("pending", 1),
+    ("separator", 1),
+    ("root", 1),
+    ("marks", 1),
+    ("index", 1),
+    ("memories", 2),
+    ("root", 2),
+    ("merge", 2),
+    ("pending", 2),
+    ("problems", 1),
+)
+"""(part, form) in the order the parts give way; each form is shorter than the one before, and
+the last form of a part is empty (it goes)."""
+
+Forms = Mapping[str, Sequence[Text]]
 
 
 def _plural(count: int, word: str, plural: str | None = None) -> str:
     return f"{count} {word if count == 1 else plural or word + 's'}"
 
 
-def describe(tree: Tree, root: Path) -> Text:
+def _root_forms(root: Path) -> list[Text]:
     home = Path.home()
-    shown = (
+    full = (
         f"~/{root.relative_to(home)}" if root.is_relative_to(home) and root != home else str(root)
     )
-    text = Text(visible(shown), style="bold")
+    parts = Path(full).parts
+    forms = [full]
+    if len(parts) > 2:
+        forms.append("…/" + "/".join(parts[-2:]))
+    forms.append(("…/" if len(parts) > 1 else "") + parts[-1] if parts else full)
+    return [Text(visible(form), style="bold") for form in forms]
+
+
+def tree_forms(tree: Tree, root: Path) -> dict[str, list[Text]]:
+    """Each part of the line about the tree, longest form first."""
     errors = sum(1 for p in tree.all_problems if p.severity is Severity.ERROR)
-    parts = [
-        (_plural(len(tree.memories), "memory", "memories"), ""),
-        (_plural(errors, "problem"), "bold red" if errors else ""),
-        (
-            _plural(len(tree.pending_updates), "pending update"),
-            "yellow" if tree.pending_updates else "",
-        ),
-        (
-            _plural(len(tree.awaiting_merge), "session") + " awaiting merge",
-            "yellow" if tree.awaiting_merge else "",
-        ),
-    ]
-    for part, style in parts:
-        text.append(SEPARATOR, style="dim")
-        text.append(part, style=style)
-    return text
+    pending, merge = len(tree.pending_updates), len(tree.awaiting_merge)
+    problems = Text(_plural(errors, "problem"), style="bold red" if errors else "")
+    return {
+        "root": _root_forms(root),
+        "memories": [Text(_plural(len(tree.memories), "memory", "memories")), Text()],
+        "problems": [problems, Text()],
+        "pending": [
+            Text(_plural(pending, "pending update"), style="yellow" if pending else ""),
+            Text(f"{pending} pending", style="yellow" if pending else ""),
+            Text(),
+        ],
+        "merge": [
+            Text(_plural(merge, "session") + " awaiting merge", style="yellow" if merge else ""),
+            Text(f"{merge} to merge", style="yellow" if merge else ""),
+            Text(),
+        ],
+    }
 
 
 def marks_state(count: int, hidden: int = 0) -> Text:
@@ -55,16 +92,58 @@ def marks_state(count: int, hidden: int = 0) -> Text:
 
 def index_state(report: DriftReport | None, busy: bool = False, error: str = "") -> Text:
     """`indexes ✓`, `indexes: 2 kinds drift (r)`, or what is happening to them."""
+    return index_forms(report, busy, error)[0]
+
+
+def index_forms(report: DriftReport | None, busy: bool = False, error: str = "") -> list[Text]:
+    """The indexes' state, longest form first."""
     if error:
-        return Text(f"indexes not updated: {visible(error)}", style="bold red")
+        full = Text(f"indexes not updated: {visible(error)}", style="bold red")
+        return [full, Text("indexes not updated", style="bold red")]
     if busy:
-        return Text("indexes: regenerating…", style="yellow")
+        return [Text("indexes: regenerating…", style="yellow")]
     if report is None:
-        return Text("indexes: checking…", style="dim")
+        return [Text("indexes: checking…", style="dim")]
     drifted = [kind for kind in report.kinds if kind.drifted]
     if not drifted:
-        return Text("indexes ✓", style="green")
-    return Text(f"indexes: {_plural(len(drifted), 'kind')} drift (r)", style="yellow")
+        return [Text("indexes ✓", style="green")]
+    return [
+        Text(f"indexes: {_plural(len(drifted), 'kind')} drift (r)", style="yellow"),
+        Text(f"indexes: {len(drifted)} drift (r)", style="yellow"),
+    ]
+
+
+def fit(forms: Forms, width: int | None) -> Text:
+    """The line in `width` cells (all of it when None): parts give way in GIVE_WAY's order, and
+    what still does not fit is cut with an ellipsis."""
+    chosen = dict.fromkeys(forms, 0)
+    separator = SEPARATOR
+
+    def line() -> Text:
+        shown = [forms[name][chosen[name]] for name in ORDER if name in forms]
+        text = Text(no_wrap=True, end="")
+        for part in (part for part in shown if part.plain):
+            if text.plain:
+                text.append(separator, style="dim")
+            text.append_text(part)
+        return text
+
+    text = line()
+    for name, form in GIVE_WAY:
+        if width is None or text.cell_len <= width:
+            break
+        if name == "separator":
+            separator = NARROW_SEPARATOR
+        elif name.endswith("-if-none"):
+            part = name.removesuffix("-if-none")
+            if part in forms and forms[part][0].plain.startswith("0 "):
+                chosen[part] = len(forms[part]) - 1
+        elif name in forms:
+            chosen[name] = max(chosen[name], min(form, len(forms[name]) - 1))
+        text = line()
+    if width is not None and text.cell_len > width:
+        text.truncate(width, overflow="ellipsis")
+    return text
 
 
 class StatusLine(Static):
@@ -72,16 +151,19 @@ class StatusLine(Static):
 
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._tree = Text()
-        self._index = Text()
+        self._tree: dict[str, list[Text]] = {}
+        self._index: list[Text] = []
         self._marks = Text()
 
     def show_tree(self, tree: Tree, root: Path) -> None:
-        self._tree = describe(tree, root)
+        self._tree = tree_forms(tree, root)
         self._show()
 
     def show_index(self, report: DriftReport | None, busy: bool = False, error: str = "") -> None:
-        self._index = index_state(report, busy, error)
+        self._index = index_forms(report, busy, error)
+        self._show()
+
+    def on_resize(self) -> None:
         self._show()
 
     def show_marks(self, count: int, hidden: int = 0) -> None:
@@ -92,22 +174,14 @@ class StatusLine(Static):
             self._show()
 
     def _show(self) -> None:
-        text = self._composed()
+        if not self._tree:
+            return
+        forms = dict(self._tree)
+        if self._index:
+            # The indexes go second: on a narrow terminal the counts at the end give way first.
+            forms["index"] = self._index
         if self._marks:
             # While rows are marked, what the keys act on matters most: it goes first.
-            marks = self._marks.copy()
-            marks.append(SEPARATOR, style="dim")
-            text = marks + text
-        self.update(text)
-
-    def _composed(self) -> Text:
-        if not self._index:
-            return self._tree
-        # The indexes go second: on a narrow terminal the counts at the end are cut first.
-        head, _, rest = self._tree.plain.partition(SEPARATOR)
-        text = self._tree[: len(head)]
-        text.append(SEPARATOR, style="dim")
-        text.append_text(self._index)
-        if rest:
-            text.append_text(self._tree[len(head) :])
-        return text
+            forms["marks"] = [self._marks, Text(self._marks.plain.split(":", 1)[0], style="bold")]
+        width = self.content_size.width
+        self.update(fit(forms, width or None))
