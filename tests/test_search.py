@@ -9,7 +9,7 @@ import pytest
 
 from samantha_tui.cli import main
 from samantha_tui.core.model import Kind, Memory
-from samantha_tui.core.search import BODY_CHARS, SearchIndex, fuzzy_cutoff
+from samantha_tui.core.search import BODY_CHARS, SearchIndex, forgives_typo
 
 from .conftest import LT, ST, TODAY, memory_text
 
@@ -146,23 +146,28 @@ def test_every_word_must_match_somewhere() -> None:
     assert index.search("gateway retries").total == 2
 
 
-def test_one_typo_is_forgiven_in_words_of_five_letters_or_more_and_two_are_not() -> None:
-    # The cutoff is what one substitution scores: 100 * (1 - 1/n).
-    assert fuzzy_cutoff("gateway") == pytest.approx(100 * 6 / 7, abs=0.02)
-    assert fuzzy_cutoff("test") is None
-    assert fuzzy_cutoff("v1234") is None
+def test_one_edit_is_forgiven_in_words_of_four_letters_or_more_and_two_are_not() -> None:
+    assert forgives_typo("rety") and forgives_typo("gateway")
+    assert not forgives_typo("ret") and not forgives_typo("v1234")
     index = build(
         mem("gateway", "Gateway notes"),
         mem("retries", "Retries with budgets"),
+        mem("retry", "Retry budgets", topics=("resilience",)),
+        mem("token", "Token refresh"),
         mem("best", "Best practice"),
     )
     assert stems(index, "gatewya") == ["gateway"]  # swapped letters
     assert stems(index, "gatway") == ["gateway"]  # a missing letter
     assert stems(index, "gateways") == ["gateway"]  # an extra letter
+    assert stems(index, "gatexay") == ["gateway"]  # a changed letter
     assert stems(index, "retires") == ["retries"]
-    assert stems(index, "gotewoy") == []  # two typos
-    assert stems(index, "test") == []  # four letters: no typo tolerance
-    assert stems(index, "gte") == []
+    assert stems(index, "rety") == ["retry"]  # four letters: one edit forgiven
+    assert stems(index, "tokne") == ["token"]
+    assert stems(index, "resilence") == ["retry"]  # in the topics too
+    assert stems(index, "test") == ["best"]
+    assert stems(index, "gotewoy") == []  # two edits
+    assert stems(index, "gatwya") == []  # a missing letter and a swap
+    assert stems(index, "gte") == []  # three letters: none
 
 
 def test_short_words_match_word_starts_only() -> None:
@@ -379,7 +384,8 @@ def test_spans_cover_the_matched_characters_of_each_word() -> None:
     assert hit.title_spans == ((0, 7), (15, 21))
     assert spans_text(index, '"config load"') == ["Config Load"]
     # A typo highlights the letters it shares with the title, not the whole word.
-    assert spans_text(index, "gatwya loader") == ["Gat", "w", "y", "Loader"]
+    assert spans_text(index, "gatexay loader") == ["Gate", "ay", "Loader"]
+    assert spans_text(index, "gatway loader") == ["Gat", "way", "Loader"]
 
 
 def test_spans_index_the_original_title_when_casefolding_changes_its_length() -> None:
