@@ -22,7 +22,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from operator import methodcaller
 from typing import Literal
 
@@ -164,11 +164,17 @@ class SearchIndex:
         self._head_vocab: list[str] = []
         self._head_lines: str | None = None
         """The head vocabulary one token a line, to find words inside tokens in one C scan."""
-        self._fuzzy_vocab: list[str] = []
+        self._typo_vocab: dict[int, list[str]] = {}
+        """The alphabetic head vocabulary by length, sorted: one edit changes a length by at most
+        one, so a typo is looked for among three lengths only."""
         self._body_vocab: list[str] = []
         self._facets: dict[str, dict[Value, set[int]]] = {}
         self._tie_keys: list[tuple[int, int, int, str]] = []
         self._order: list[int] = []
+        self._version = 0
+        """Bumped by every change, so a kept answer is never one of an older index."""
+        self._last_matched: tuple[Query, int, set[int], list[_Match]] | None = None
+        """The last query's matches: the tabs' rankings of one query look its words up once."""
         """Every slot in tie order, with its key at the same index of `_tie_keys` (a flat list of
         ints, so walking it stays cheap)."""
 
@@ -182,7 +188,8 @@ class SearchIndex:
         index._order = [index._slot_of[key[-1]] for key in index._tie_keys]
         heads = set().union(*(index._postings[field] for field in HEAD_FIELDS))
         index._head_vocab = sorted(heads)
-        index._fuzzy_vocab = sorted(t for t in heads if t.isalpha())
+        for token in sorted(t for t in heads if t.isalpha()):
+            index._typo_vocab.setdefault(len(token), []).append(token)
         index._body_vocab = sorted(index._postings["body"])
         return index
 
@@ -250,6 +257,7 @@ class SearchIndex:
     # Maintenance
 
     def _add(self, memory: Memory, keep_sorted: bool) -> None:
+        self._version += 1
         slot = self._free.pop() if self._free else len(self._entries)
         if slot == len(self._entries):
             self._entries.append(None)
@@ -285,6 +293,7 @@ class SearchIndex:
             self._tie_keys.append(entry.tie_key)
 
     def _remove(self, slot: int) -> None:
+        self._version += 1
         entry = self._entry(slot)
         for field, column in zip(FIELDS, self._texts, strict=True):
             text, column[slot] = column[slot], ""
@@ -313,7 +322,7 @@ class SearchIndex:
         _sorted_add(self._head_vocab, token)
         self._head_lines = None
         if token.isalpha():
-            _sorted_add(self._fuzzy_vocab, token)
+            _sorted_add(self._typo_vocab.setdefault(len(token), []), token)
 
     def _vocab_lost(self, field: str, token: str) -> None:
         if field == "body":
@@ -321,13 +330,21 @@ class SearchIndex:
         elif not any(token in self._postings[f] for f in HEAD_FIELDS):
             _sorted_discard(self._head_vocab, token)
             self._head_lines = None
-            _sorted_discard(self._fuzzy_vocab, token)
+            _sorted_discard(self._typo_vocab.get(len(token), []), token)
 
     # Answering
 
     def _matched(self, query: Query) -> tuple[set[int], list[_Match]]:
         """The memories matching every wanted term and filter and no excluded term, and where
         each wanted term matched (none for a query of filters only)."""
+        last = self._last_matched
+        if last is not None and last[0] == query and last[1] == self._version:
+            return last[2], last[3]
+        matched, matches = self._match_query(query)
+        self._last_matched = (query, self._version, matched, matches)
+        return matched, matches
+
+    def _match_query(self, query: Query) -> tuple[set[int], list[_Match]]:
         allowed = self._filtered(query)
         excluded: set[int] = set()
         for term in query.excluded:
@@ -520,9 +537,10 @@ class SearchIndex:
         titles = self._postings["title"]
         in_title = set().union(*(titles[t] for t in found if t in titles))
         if typos and forgives_typo(word):
-            # One C pass over the vocabulary; lengths two apart are skipped before any work.
+            # One C pass over the words one letter shorter, as long, or one letter longer.
+            near = [self._typo_vocab.get(len(word) + step, []) for step in (-1, 0, 1)]
             for token, _distance, _ in process.extract(
-                word, self._fuzzy_vocab, scorer=OSA.distance, score_cutoff=TYPO_EDITS, limit=None
+                word, list(chain(*near)), scorer=OSA.distance, score_cutoff=TYPO_EDITS, limit=None
             ):
                 found.setdefault(token, FUZZY)
         weighted = [
