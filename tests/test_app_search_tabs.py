@@ -14,6 +14,7 @@ from samantha_tui.ui.tabs import TABS
 
 from .conftest import TODAY
 from .pilot import settle
+from .test_key_mashing import mash
 
 
 def label(app: SamanthaApp, tab_id: str) -> str:
@@ -141,3 +142,18 @@ async def test_a_typo_typed_as_one_burst_finds_the_memory(demo_root: Path) -> No
         titles = [app.curator.get(row.key).title for row in app.table.rows]
         assert titles and all("Retry" in title for title in titles)
         assert count_on(app, "short-term") == len(titles)
+
+
+async def test_enter_on_a_query_that_cannot_be_read_keeps_the_keys_after_it_moving(
+    demo_root: Path,
+) -> None:
+    app = SamanthaApp(demo_root, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        await mash(pilot, [*"/age:abc"])
+        await settle(pilot)
+        assert "age takes a number of days" in str(app.query_one("#search-count").render())
+        await mash(pilot, ["enter", "3"])  # as a terminal sends them: nothing awaited between
+        await pilot.pause()
+        assert not app.holding_keys, "keys wait for results that never come"
+        assert app.query_one("#tabs").active == "tasks"

@@ -80,7 +80,9 @@ class Searching:
         """The paths with problems that match the answered query (the Problems tab's list)."""
         self._before_search: str | None = None
         self._answered: str | None = None
-        """The query whose results (or error) the tabs show now."""
+        """The query whose results the tabs show now."""
+        self._unreadable: str | None = None
+        """The query whose error the box shows now (the tabs keep the last good results)."""
         self._search_run = 0
         """Counts the searches started; results of any but the last are dropped."""
         self._landed: set[str] = set()
@@ -119,6 +121,7 @@ class Searching:
         self._search_run += 1  # whatever is still on its way is stale now
         self._results = None
         self._answered = None
+        self._unreadable = None
         self._counts = {}
         self._matching = frozenset()
         self._landed = set()
@@ -143,7 +146,7 @@ class Searching:
             self.keep_keys_held()
 
     def _results_pending(self) -> bool:
-        if not self.query_text.strip():
+        if not self.query_text.strip() or self._unreadable == self.query_text:
             return False
         if self._answered != self.query_text:
             return True
@@ -222,7 +225,7 @@ class Searching:
             return
         if message.error:
             self.search_bar.show_error(message.error)
-            self._answered = message.query
+            self._unreadable = message.query
             self._results_arrived()
             return
         if message.counts is not None:
