@@ -77,7 +77,7 @@ async def test_an_outside_edit_refreshes_the_preview_and_keeps_the_search(watche
     async with app.run_test(size=(120, 34)) as pilot:
         assert await until(pilot, lambda: keys_shown(app) == [A])
         await pilot.press("slash", *"alpha")
-        assert await until(pilot, lambda: app.query_text == "alpha" and app._hits is not None)
+        assert await until(pilot, lambda: app.query_text == "alpha" and app._results is not None)
         await pilot.pause(0.3)
         (watched / A).write_text(memory("Alpha rule").replace("Body.", "Body, edited elsewhere."))
         seen: list[str | None] = []

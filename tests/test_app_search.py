@@ -65,15 +65,22 @@ async def test_field_filters_work_and_a_bad_query_says_why(demo_root: Path) -> N
         assert len(app.table.rows) == shown, "a query being typed keeps the last good results"
 
 
-async def test_the_critical_tab_searches_every_kind(demo_root: Path) -> None:
+async def test_the_critical_tab_searches_the_critical_memories_of_every_kind(
+    demo_root: Path,
+) -> None:
     app = SamanthaApp(demo_root, lambda: TODAY)
     async with app.run_test(size=(120, 34)) as pilot:
         await settle(pilot)
-        await pilot.press("6", "slash", *"runbook")
+        await pilot.press("6", "slash", *"rule")
         await settle(pilot)
-        kinds = {app.curator.get(row.key).kind for row in app.table.rows}
-        assert Kind.PROCEDURAL in kinds
-        assert count_text(app).endswith(f"of {len(app.memory_tree.memories)}")
+        found = [app.curator.get(row.key) for row in app.table.rows]
+        assert found and all(m.critical for m in found)
+        assert {m.kind for m in found} == {Kind.SHORT_TERM, Kind.LONG_TERM}
+        assert len(found) < app.curator.search_index.search("rule").total
+        await pilot.press("backspace", "backspace", "backspace", "backspace", *"working")
+        await settle(pilot)
+        assert {app.curator.get(row.key).kind for row in app.table.rows} == {Kind.LONG_TERM}
+        assert count_text(app).endswith(f"of {len(app.memory_tree.critical)}")
 
 
 async def test_a_search_follows_changes_to_the_tree(demo_root: Path) -> None:

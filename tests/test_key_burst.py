@@ -169,3 +169,19 @@ async def test_keys_typed_into_a_box_are_never_held(demo_root: Path) -> None:
         await mash(pilot, ["x", "enter", "y"])
         await pilot.pause()
         assert not app.holding_keys
+
+
+async def test_backspaces_then_letters_in_one_burst_edit_the_box_in_order(
+    demo_root: Path,
+) -> None:
+    app = SamanthaApp(demo_root, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        await mash(pilot, burst("/rety"))
+        await settle(pilot)
+        # The box's backspace acts on the way back to the app; the letters after it must wait.
+        await mash(pilot, ["backspace"] * 4 + burst("gatway") + ["left", "backspace", "e"])
+        await settle(pilot)
+        assert app.search_bar.input.value == "gatwey"
+        assert app.focused is app.search_bar.input
+        assert len(app.screen_stack) == 1, f"a screen opened: {app.screen!r}"

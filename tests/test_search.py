@@ -6,10 +6,12 @@ import datetime as dt
 import json
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from samantha_tui.cli import main
 from samantha_tui.core.model import Kind, Memory
-from samantha_tui.core.search import BODY_CHARS, SearchIndex, fuzzy_cutoff
+from samantha_tui.core.search import BODY_CHARS, SearchIndex, forgives_typo
 
 from .conftest import LT, ST, TODAY, memory_text
 
@@ -146,23 +148,28 @@ def test_every_word_must_match_somewhere() -> None:
     assert index.search("gateway retries").total == 2
 
 
-def test_one_typo_is_forgiven_in_words_of_five_letters_or_more_and_two_are_not() -> None:
-    # The cutoff is what one substitution scores: 100 * (1 - 1/n).
-    assert fuzzy_cutoff("gateway") == pytest.approx(100 * 6 / 7, abs=0.02)
-    assert fuzzy_cutoff("test") is None
-    assert fuzzy_cutoff("v1234") is None
+def test_one_edit_is_forgiven_in_words_of_four_letters_or_more_and_two_are_not() -> None:
+    assert forgives_typo("rety") and forgives_typo("gateway")
+    assert not forgives_typo("ret") and not forgives_typo("v1234")
     index = build(
         mem("gateway", "Gateway notes"),
         mem("retries", "Retries with budgets"),
+        mem("retry", "Retry budgets", topics=("resilience",)),
+        mem("token", "Token refresh"),
         mem("best", "Best practice"),
     )
     assert stems(index, "gatewya") == ["gateway"]  # swapped letters
     assert stems(index, "gatway") == ["gateway"]  # a missing letter
     assert stems(index, "gateways") == ["gateway"]  # an extra letter
+    assert stems(index, "gatexay") == ["gateway"]  # a changed letter
     assert stems(index, "retires") == ["retries"]
-    assert stems(index, "gotewoy") == []  # two typos
-    assert stems(index, "test") == []  # four letters: no typo tolerance
-    assert stems(index, "gte") == []
+    assert stems(index, "rety") == ["retry"]  # four letters: one edit forgiven
+    assert stems(index, "tokne") == ["token"]
+    assert stems(index, "resilence") == ["retry"]  # in the topics too
+    assert stems(index, "test") == ["best"]
+    assert stems(index, "gotewoy") == []  # two edits
+    assert stems(index, "gatwya") == []  # a missing letter and a swap
+    assert stems(index, "gte") == []  # three letters: none
 
 
 def test_short_words_match_word_starts_only() -> None:
@@ -379,7 +386,8 @@ def test_spans_cover_the_matched_characters_of_each_word() -> None:
     assert hit.title_spans == ((0, 7), (15, 21))
     assert spans_text(index, '"config load"') == ["Config Load"]
     # A typo highlights the letters it shares with the title, not the whole word.
-    assert spans_text(index, "gatwya loader") == ["Gat", "w", "y", "Loader"]
+    assert spans_text(index, "gatexay loader") == ["Gate", "ay", "Loader"]
+    assert spans_text(index, "gatway loader") == ["Gat", "way", "Loader"]
 
 
 def test_spans_index_the_original_title_when_casefolding_changes_its_length() -> None:
@@ -463,3 +471,74 @@ def test_cli_bad_query_prints_the_message_and_exits_1(demo_root, capsys) -> None
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith("samantha-tui: 'age:abc': age takes a number of days")
+
+
+# Typos: one edit in words of four letters or more
+
+
+def _one_edit(word: str, position: int, letter: str, how: int) -> str:
+    """word with one edit at position: 0 changes a letter, 1 inserts one, 2 deletes one, 3 swaps
+    two neighbours."""
+    i = position % len(word)
+    if how == 0:
+        return word[:i] + letter + word[i + 1 :]
+    if how == 1:
+        return word[:i] + letter + word[i:]
+    if how == 2:
+        return word[:i] + word[i + 1 :]
+    i = min(i, len(word) - 2)
+    return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+
+
+_LETTERS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=4, max_size=10)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    _LETTERS,
+    st.integers(min_value=0, max_value=20),
+    st.sampled_from("abcdefghijklmnopqrstuvwxyz"),
+    st.integers(min_value=0, max_value=3),
+)
+def test_a_word_with_one_edit_finds_a_vocabulary_word_of_four_letters_or_more(
+    word: str, position: int, letter: str, how: int
+) -> None:
+    typed = _one_edit(word, position, letter, how)
+    assume(len(typed) >= 4)  # shorter words get no tolerance (the next test)
+    index = build(mem("target", f"Notes on {word}"), mem("other", "Unrelated"))
+    assert "target" in stems(index, typed)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=3), _LETTERS)
+def test_words_of_three_letters_or_fewer_never_match_by_a_typo(typed: str, word: str) -> None:
+    # Matched only literally: a word's start, or (three letters) inside a word.
+    index = build(mem("target", f"Notes on {word}"))
+    found = "target" in stems(index, typed)
+    words = ("notes", "on", word, "target")  # the title, and the file name
+    literal = any(w.startswith(typed) or (len(typed) == 3 and typed in w) for w in words)
+    assert found == literal
+
+
+def test_exact_and_prefix_matches_rank_above_typos() -> None:
+    index = build(
+        mem("typo-critical", "Retyr budgets", critical=True, importance="high"),
+        mem("typo", "Rety notes"),
+        mem("prefix", "Retryable calls", importance="low"),
+        mem("exact", "Retry budgets", importance="low", days_old=400),
+    )
+    assert stems(index, "retry") == ["exact", "prefix", "typo-critical", "typo"]
+    scores = {hit.path.rsplit("/", 1)[1]: hit.score for hit in index.search("retry").hits}
+    assert scores["prefix.md"] > scores["typo-critical.md"] == scores["typo.md"]
+
+
+def test_a_split_search_counts_every_scope_and_ranks_only_those_asked(facets: SearchIndex) -> None:
+    split = facets.search_split(
+        "-kind:proc", rank=[Kind.LONG_TERM], limit=5, among={"x.md", f"{ST}/st-low-old.md"}
+    )
+    assert split.totals[Kind.SHORT_TERM] == 2 and split.totals[Kind.PROCEDURAL] == 0
+    assert split.totals["all"] == 5 and split.totals["critical"] == 1
+    assert set(split.ranked) == {Kind.LONG_TERM}
+    assert split.ranked[Kind.LONG_TERM] == facets.search("-kind:proc kind:long", 5)
+    assert split.matching == {f"{ST}/st-low-old.md"}
+    assert facets.search_split("age:abc").error is not None

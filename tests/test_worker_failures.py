@@ -96,14 +96,14 @@ async def test_a_batch_that_raises_part_way_is_undone_whole_and_reported(
 async def test_a_search_worker_that_raises_is_reported_and_the_app_stays(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(self, query, limit=None):
+    def broken(self, query, *args, **kwargs):
         raise ValueError("search broke")
 
     app = SamanthaApp(root, lambda: TODAY)
     notices = record_notices(app)
     async with app.run_test(size=(120, 34)) as pilot:
         await settle(pilot)
-        monkeypatch.setattr(SearchIndex, "search", broken)
+        monkeypatch.setattr(SearchIndex, "search_split", broken)
         await pilot.press("slash", "a", "l")
         await settle(pilot)
         assert app.is_running

@@ -2,9 +2,10 @@
 
 Every field is casefolded and cut into alphanumeric tokens; a posting maps a token to the memories
 holding it. A query word is looked up in the sorted vocabulary (exact word, then word prefix), then
-inside longer words, then, for typos, with rapidfuzz over the alphabetic vocabulary. No memory's
-text is scanned for a word: the cost of a query is the vocabulary plus the memories it matches,
-and ranking works on groups of equal score (few, since scores come from a handful of match
+inside longer words, then, for typos, with rapidfuzz over the alphabetic vocabulary (one edit,
+a swap of two neighbouring letters counting as one, in words of TYPO_MIN letters or more). No
+memory's text is scanned for a word: the cost of a query is the vocabulary plus the memories it
+matches, and ranking works on groups of equal score (few, since scores come from a handful of match
 qualities) so that a query matching everything still does little per memory.
 
 The body counts for less and only by whole words and word prefixes of its first BODY_CHARS
@@ -21,13 +22,14 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from operator import methodcaller
+from typing import Literal
 
-from rapidfuzz import fuzz, process
-from rapidfuzz.distance import Indel
+from rapidfuzz import process
+from rapidfuzz.distance import OSA, Indel
 
-from .model import Memory
+from .model import Kind, Memory
 from .query import Query, QueryError, Term, Value, parse
 
 BODY_CHARS = 1000
@@ -43,12 +45,16 @@ HEAD_FIELDS = ("title", "name", "topics", "project")
 EXACT = 1.0  # a whole word
 PREFIX = 0.9  # the start of a word
 INSIDE = 0.7  # inside a word
-FUZZY = 0.6  # with a typo; scaled by rapidfuzz's similarity, so always below INSIDE
+FUZZY = 0.6  # with a typo: below every literal match
 
 INSIDE_MIN = 3
 """Shorter words match only at word starts: "ci" must not find every "decision"."""
-FUZZY_MIN = 5
-"""Shorter words get no typo tolerance: one edit in four letters ("test"/"best") is another word."""
+TYPO_MIN = 4
+"""Shorter words get no typo tolerance: one edit in three letters ("ci"/"cli", "log"/"lag") is
+nearly always another word. From four letters one edit is forgiven ("rety" finds "retry")."""
+TYPO_EDITS = 1
+"""Edits forgiven (insert, delete, substitute, or swap two neighbouring letters): two would find
+"test" in "rust"."""
 
 EXACT_TITLE_SCORE = 100.0
 MATCH_SCALE = 85.0
@@ -64,6 +70,8 @@ IMPORTANCE_RANK = {"high": 0, "medium": 1, "low": 2}
 SORT_DIRECTLY = 512
 """A score group this small is sorted into tie order; a larger one is read off the kept order."""
 _TOKEN = re.compile(r"[^\W_]+")
+_SPAN_WORD = re.compile(r"(?:[^\W_]|[\u0300-\u036f])+")
+"""A word as a highlight sees it: letters with their combining marks ("i̇" of a folded "İ")."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +89,17 @@ class SearchResult:
 
     hits: tuple[Hit, ...] = ()
     total: int = 0
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class SplitResult:
+    """One search over every memory, split by scope: how many match in each, the best hits of the
+    scopes asked for (each its own SearchResult), and which of the paths asked about match."""
+
+    totals: dict[Scope, int]
+    ranked: dict[Scope, SearchResult]
+    matching: frozenset[str] = frozenset()
     error: str | None = None
 
 
@@ -105,16 +124,22 @@ class _Match:
     """The memories it matched in a field other than the body."""
 
 
-def fuzzy_cutoff(word: str) -> float | None:
-    """The rapidfuzz partial_ratio a typo of `word` needs, or None when it gets no tolerance.
+Scope = Kind | Literal["all", "critical"]
+"""A part of the tree a split search counts and ranks: one kind, every memory, or the critical."""
+SCOPES: tuple[Scope, ...] = (*Kind, "all", "critical")
 
-    One substituted or swapped letter costs two insert/delete edits, 100 * (1 - 1/n) for n letters
-    (80 at five letters, 85.7 at seven); a missing or extra letter scores higher. So one typo
-    passes and two do not. Words with digits get none: 1243 is not a typo of 1234.
-    """
-    if len(word) < FUZZY_MIN or not word.isalpha():
-        return None
-    return 100 * (1 - 1 / len(word)) - 0.01
+
+def forgives_typo(word: str) -> bool:
+    """Whether a query word gets typo tolerance: TYPO_MIN letters or more, letters only.
+
+    Words with digits get none: 1243 is not a typo of 1234."""
+    return len(word) >= TYPO_MIN and word.isalpha()
+
+
+def is_typo(word: str, token: str) -> bool:
+    """Whether token is word with one edit: a letter inserted, deleted or changed, or two
+    neighbouring letters swapped (the optimal string alignment distance, in C)."""
+    return word != token and OSA.distance(word, token, score_cutoff=TYPO_EDITS) <= TYPO_EDITS
 
 
 class SearchIndex:
@@ -139,11 +164,17 @@ class SearchIndex:
         self._head_vocab: list[str] = []
         self._head_lines: str | None = None
         """The head vocabulary one token a line, to find words inside tokens in one C scan."""
-        self._fuzzy_vocab: list[str] = []
+        self._typo_vocab: dict[int, list[str]] = {}
+        """The alphabetic head vocabulary by length, sorted: one edit changes a length by at most
+        one, so a typo is looked for among three lengths only."""
         self._body_vocab: list[str] = []
         self._facets: dict[str, dict[Value, set[int]]] = {}
         self._tie_keys: list[tuple[int, int, int, str]] = []
         self._order: list[int] = []
+        self._version = 0
+        """Bumped by every change, so a kept answer is never one of an older index."""
+        self._last_matched: tuple[Query, int, set[int], list[_Match]] | None = None
+        """The last query's matches: the tabs' rankings of one query look its words up once."""
         """Every slot in tie order, with its key at the same index of `_tie_keys` (a flat list of
         ints, so walking it stays cheap)."""
 
@@ -157,7 +188,8 @@ class SearchIndex:
         index._order = [index._slot_of[key[-1]] for key in index._tie_keys]
         heads = set().union(*(index._postings[field] for field in HEAD_FIELDS))
         index._head_vocab = sorted(heads)
-        index._fuzzy_vocab = sorted(t for t in heads if t.isalpha())
+        for token in sorted(t for t in heads if t.isalpha()):
+            index._typo_vocab.setdefault(len(token), []).append(token)
         index._body_vocab = sorted(index._postings["body"])
         return index
 
@@ -185,11 +217,47 @@ class SearchIndex:
             except QueryError as error:
                 return SearchResult(error=str(error))
         with self._lock:
-            return self._search(query, limit)
+            matched, matches = self._matched(query)
+            return self._ranked(matched, matches, query, limit)
+
+    def search_split(
+        self,
+        query: str | Query,
+        rank: Iterable[Scope] = (),
+        limit: int | None = None,
+        among: Iterable[str] = (),
+    ) -> SplitResult:
+        """One search over every memory, split: the count of every scope, the best `limit` hits of
+        each scope in `rank` (ranked as `search` ranks them), and the paths of `among` that match.
+
+        The words are looked up once; a count costs one set intersection, so every tab can show
+        its count while only the tabs asked for are ranked.
+        """
+        if isinstance(query, str):
+            try:
+                query = parse(query)
+            except QueryError as error:
+                return SplitResult({scope: 0 for scope in SCOPES}, {}, error=str(error))
+        with self._lock:
+            matched, matches = self._matched(query)
+            kinds = self._facets.get("kind", {})
+            subsets: dict[Scope, set[int]] = {
+                kind: matched.intersection(kinds.get(kind, ())) for kind in Kind
+            }
+            subsets["all"] = matched
+            critical = self._facets.get("critical", {}).get(True, ())
+            subsets["critical"] = matched.intersection(critical)
+            slot_of = self._slot_of
+            return SplitResult(
+                {scope: len(slots) for scope, slots in subsets.items()},
+                {scope: self._ranked(subsets[scope], matches, query, limit) for scope in rank},
+                frozenset(path for path in among if slot_of.get(path, -1) in matched),
+            )
 
     # Maintenance
 
     def _add(self, memory: Memory, keep_sorted: bool) -> None:
+        self._version += 1
         slot = self._free.pop() if self._free else len(self._entries)
         if slot == len(self._entries):
             self._entries.append(None)
@@ -225,6 +293,7 @@ class SearchIndex:
             self._tie_keys.append(entry.tie_key)
 
     def _remove(self, slot: int) -> None:
+        self._version += 1
         entry = self._entry(slot)
         for field, column in zip(FIELDS, self._texts, strict=True):
             text, column[slot] = column[slot], ""
@@ -253,7 +322,7 @@ class SearchIndex:
         _sorted_add(self._head_vocab, token)
         self._head_lines = None
         if token.isalpha():
-            _sorted_add(self._fuzzy_vocab, token)
+            _sorted_add(self._typo_vocab.setdefault(len(token), []), token)
 
     def _vocab_lost(self, field: str, token: str) -> None:
         if field == "body":
@@ -261,27 +330,51 @@ class SearchIndex:
         elif not any(token in self._postings[f] for f in HEAD_FIELDS):
             _sorted_discard(self._head_vocab, token)
             self._head_lines = None
-            _sorted_discard(self._fuzzy_vocab, token)
+            _sorted_discard(self._typo_vocab.get(len(token), []), token)
 
     # Answering
 
-    def _search(self, query: Query, limit: int | None) -> SearchResult:
+    def _matched(self, query: Query) -> tuple[set[int], list[_Match]]:
+        """The memories matching every wanted term and filter and no excluded term, and where
+        each wanted term matched (none for a query of filters only)."""
+        last = self._last_matched
+        if last is not None and last[0] == query and last[1] == self._version:
+            return last[2], last[3]
+        matched, matches = self._match_query(query)
+        self._last_matched = (query, self._version, matched, matches)
+        return matched, matches
+
+    def _match_query(self, query: Query) -> tuple[set[int], list[_Match]]:
         allowed = self._filtered(query)
         excluded: set[int] = set()
         for term in query.excluded:
             excluded.update(self._match(term, typos=False).qualities)
-        wanted = query.wanted
-        if not wanted:
-            slots = [
-                s for s in self._order if (allowed is None or s in allowed) and s not in excluded
-            ]
-            hits = [Hit(self._entry(s).memory.path, 0.0) for s in slots[:limit]]
-            return SearchResult(tuple(hits), len(slots))
-        matches = [self._match(term, typos=True) for term in wanted]
-        matched = set(matches[0].qualities).intersection(*(m.qualities for m in matches[1:]))
-        if allowed is not None:
-            matched &= allowed
+        matches = [self._match(term, typos=True) for term in query.wanted]
+        if matches:
+            matched = set(matches[0].qualities).intersection(*(m.qualities for m in matches[1:]))
+            if allowed is not None:
+                matched &= allowed
+        else:
+            matched = set(self._live if allowed is None else allowed)
         matched -= excluded
+        return matched, matches
+
+    def _ranked(
+        self, matched: set[int], matches: list[_Match], query: Query, limit: int | None
+    ) -> SearchResult:
+        """The best `limit` of the matched memories, best first."""
+        wanted = query.wanted
+        if not matches:
+            # Nothing to score: the kept tie order, read until the limit is reached.
+            slots: list[int] = []
+            if limit != 0:
+                for slot in self._order:
+                    if slot in matched:
+                        slots.append(slot)
+                        if len(slots) == limit:
+                            break
+            hits = [Hit(self._entry(s).memory.path, 0.0) for s in slots]
+            return SearchResult(tuple(hits), len(matched))
         text = words_key(query.text)
         groups = None
         if limit is not None and len(matches) > 1:
@@ -443,16 +536,13 @@ class SearchIndex:
         found = self._head_tokens(word, INSIDE_MIN)
         titles = self._postings["title"]
         in_title = set().union(*(titles[t] for t in found if t in titles))
-        cutoff = fuzzy_cutoff(word) if typos else None
-        if cutoff is not None:
-            for token, similarity, _ in process.extract(
-                word, self._fuzzy_vocab, scorer=fuzz.partial_ratio, score_cutoff=cutoff, limit=None
+        if typos and forgives_typo(word):
+            # One C pass over the words one letter shorter, as long, or one letter longer.
+            near = [self._typo_vocab.get(len(word) + step, []) for step in (-1, 0, 1)]
+            for token, _distance, _ in process.extract(
+                word, list(chain(*near)), scorer=OSA.distance, score_cutoff=TYPO_EDITS, limit=None
             ):
-                # partial_ratio scores a short token inside the word as 100: judge it whole.
-                if len(token) < len(word):
-                    similarity = fuzz.ratio(word, token)
-                if token not in found and len(token) >= len(word) - 1 and similarity >= cutoff:
-                    found[token] = FUZZY * similarity / 100
+                found.setdefault(token, FUZZY)
         weighted = [
             (WEIGHTS[field] * quality, self._postings[field][token])
             for field in HEAD_FIELDS
@@ -645,17 +735,14 @@ def _term_spans(title: str, term: Term) -> list[tuple[int, int]]:
     is_word = not term.phrase and _TOKEN.fullmatch(text)
     if quality >= PREFIX or (quality and (not is_word or len(text) >= INSIDE_MIN)):
         return [(start, start + len(text))]
-    cutoff = fuzzy_cutoff(text) if is_word else None
-    if cutoff is None:
+    if not is_word or not forgives_typo(text):
         return []
-    aligned = fuzz.partial_ratio_alignment(text, title, score_cutoff=cutoff)
-    if aligned is None:
-        return []
-    # Widen the window by a letter each side so a dropped first or last letter still lines up.
-    offset = max(0, aligned.dest_start - 1)
-    window = title[offset : aligned.dest_end + 1]
-    return [
-        (offset + op.dest_start, offset + op.dest_end)
-        for op in Indel.opcodes(text, window)
-        if op.tag == "equal"
-    ]
+    for run in _SPAN_WORD.finditer(title):
+        if any(is_typo(text, token) for token in _TOKEN.findall(run.group())):
+            # The letters the typed word shares with the title's word, not the whole word.
+            return [
+                (run.start() + op.dest_start, run.start() + op.dest_end)
+                for op in Indel.opcodes(text, run.group())
+                if op.tag == "equal"
+            ]
+    return []

@@ -227,6 +227,9 @@ class SamanthaApp(
 
     def _count(self, spec: TabSpec) -> int:
         assert self.memory_tree is not None
+        searched = self.search_count(spec)
+        if searched is not None:
+            return searched
         if spec.id == "problems":
             return len(self.memory_tree.all_problems)
         if spec.id == "critical":
@@ -262,7 +265,7 @@ class SamanthaApp(
                 table_rows = rows.lazy(items, rows.memory_row)
                 columns = rows.MEMORY_COLUMNS
         if searched is not None:
-            empty = "Nothing matches this search."
+            empty = self.search_empty(spec)[0]
         elif self.memory_tree.memories or spec.id == "problems":
             empty = spec.empty
         else:
@@ -276,7 +279,7 @@ class SamanthaApp(
 
     def _show_empty(self, spec: TabSpec, searching: bool) -> None:
         if searching:
-            self.preview.show_message("No match", "Change the search, or Esc to clear it.")
+            self.preview.show_message("No match", self.search_empty(spec)[1])
         elif self.memory_tree is not None and not self.memory_tree.memories:
             self.preview.show_message("This tree has no memories yet", _EMPTY_TREE_HELP)
         else:
@@ -407,7 +410,7 @@ class SamanthaApp(
         left, self.current_tab = self.current_tab, message.tab.id or TABS[0].id
         if left != self.current_tab:
             self.switch_marks(left, self.current_tab)
-        self.search_again()
+        self.search_tab_shown()
         self._show_list()
         self.save_state()
 

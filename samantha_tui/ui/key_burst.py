@@ -6,11 +6,12 @@ once the key has bubbled back up to the app, several message hops later. Keys th
 to the list before `/` has moved focus to the search box, and their one-letter bindings (`c`, `r`,
 `t`) run on the list: `/critical` marked a memory critical and opened the trash.
 
-So when a key's binding moves focus (`/`, `Esc` and `Enter` of the search box), the app holds the
-keys that arrive after it, and replays them in order, through the usual dispatch, once that key's
-action has run and focus is where it sent it: every key lands where it would have had it been typed
-slowly. An action may keep them held a little longer (`Enter` until its query's results are listed,
-so the key after it acts on the best match).
+So when a key's binding moves focus (`/`, `Esc` and `Enter` of the search box), or is one of the
+search box's own editing keys (`backspace` must delete before the letters after it are typed), the
+app holds the keys that arrive after it, and replays them in order, through the usual dispatch,
+once that key's action has run and focus is where it sent it: every key lands where it would have
+had it been typed slowly. An action may keep them held a little longer (`Enter` until its query's
+results are listed, so the key after it acts on the best match).
 """
 
 from __future__ import annotations
@@ -72,6 +73,12 @@ class KeyBurst:
             # Only the app's own keys and the search box's release what they hold; Enter in
             # another screen's field moves nothing the keys after it could overtake.
             return False
+        if isinstance(active.node, SearchInput):
+            # The box's own editing keys (backspace, delete, the arrows) act only once back at
+            # the app, while a letter is inserted the moment it arrives: the letters after
+            # `backspace` would be typed before it deletes (`/rety`, 4 backspaces, `gatway`
+            # left `ga`).
+            return True
         action = active.binding.action.split("(", 1)[0].rsplit(".", 1)[-1]
         return action in FOCUS_MOVES
 

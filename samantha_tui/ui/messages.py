@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from textual.css.query import NoMatches
@@ -30,13 +30,26 @@ class SearchReady(Message):
 
 
 class SearchDone(Message):
-    """Results for `query` on tab `tab`; stale when either has moved on since."""
+    """Results of search `run` for `query`: the best hits of some tabs, and with the first
+    results of a run every tab's count and the paths whose problems match; stale once another
+    run has started. `error` says why the query cannot be read."""
 
-    def __init__(self, query: str, tab: str, result: SearchResult) -> None:
+    def __init__(
+        self,
+        run: int,
+        query: str,
+        results: Mapping[str, SearchResult],
+        counts: Mapping[str, int] | None = None,
+        matching: frozenset[str] = frozenset(),
+        error: str | None = None,
+    ) -> None:
         super().__init__()
+        self.run = run
         self.query = query
-        self.tab = tab
-        self.result = result
+        self.results = results
+        self.counts = counts
+        self.matching = matching
+        self.error = error
 
 
 class Changed(Message):
