@@ -61,7 +61,7 @@ class Sorting:
         if spec.id in UNSORTED:
             return
         self._sorts[spec.id] = self.tab_order(spec).picked(field)
-        if self._hits is not None:
+        if self._results is not None:
             self._sorted_in_search = True
         self._show_list()
         self.save_state()
