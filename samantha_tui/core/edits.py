@@ -28,6 +28,7 @@ def _edit(
     values: Mapping[str, Any] | None = None,
     unset: Sequence[str] = (),
     expected: str | None = None,
+    title: str | None = None,
 ) -> Operation:
     return Operation(
         "edit",
@@ -37,6 +38,7 @@ def _edit(
         unset=tuple(unset),
         expected=expected,
         touch_updated=False,
+        title=title,
     )
 
 
@@ -88,11 +90,17 @@ def step_importance(memory: Memory, step: int) -> Plan:
 
 
 def edit_fields(
-    path: str, set_values: Mapping[str, Any], unset: Sequence[str], expected: str | None
+    path: str,
+    set_values: Mapping[str, Any],
+    unset: Sequence[str],
+    expected: str | None,
+    title: str | None = None,
 ) -> Plan:
-    """Save a form: set and remove keys, against the digest the form was opened on."""
-    op = _edit(path, "edited in the form", set_values, unset, expected)
-    return Plan(f"{name_of(path)}: fields saved", (op,))
+    """Save a form: set and remove keys, and with `title` rewrite the body's `# ` heading line,
+    against the digest the form was opened on."""
+    op = _edit(path, "edited in the form", set_values, unset, expected, title)
+    said = "fields saved" if set_values or unset else "title saved"
+    return Plan(f"{name_of(path)}: {said}", (op,))
 
 
 def delete(memories: Iterable[Memory]) -> Plan:
