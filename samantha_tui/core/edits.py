@@ -7,9 +7,10 @@ does not change what it says, and the form shows `updated` for the person to set
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from . import frontmatter
+from . import frontmatter, trash
 from .atomic import StoreError
 from .model import Memory
 from .plan import Operation, Plan
@@ -114,3 +115,12 @@ def delete(memories: Iterable[Memory]) -> Plan:
 def create(rel: str, data: bytes) -> Plan:
     """Write a new memory file (refused if one is already there)."""
     return Plan(f"{name_of(rel)}: created", (Operation("add", rel, "new memory", data=data),))
+
+
+def restore_copy(root: Path, entry: trash.TrashEntry) -> Plan:
+    """Restore a trashed file as a new file beside its old place (`<stem>_restored.md`, never
+    over anything); the trash keeps its own copy until it is emptied. Undo removes the copy."""
+    data = trash.item_bytes(root, entry)
+    rel = trash.copy_name(entry, lambda r: (root / r).exists() or (root / r).is_symlink())
+    op = Operation("add", rel, f"restored as a copy of {entry.path}", data=data)
+    return Plan(f"{name_of(rel)}: restored as a copy", (op,))

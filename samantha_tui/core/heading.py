@@ -46,6 +46,12 @@ def current_title(text: str) -> str | None:
     return None if span is None else text[span[0] : span[1]].strip()
 
 
+def title_in_body(body: str) -> str | None:
+    """The heading's text in a memory's body (as a record keeps it), or None without one."""
+    match = _HEADING.search(body)
+    return None if match is None else match.group(1).strip()
+
+
 def title_error(title: str) -> str | None:
     """Why `title` cannot be a heading line, or None when it can."""
     if not title.strip():

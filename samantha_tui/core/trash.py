@@ -207,7 +207,10 @@ def restore(root: Path, entry: TrashEntry) -> str:
     """
     target = root / entry.path
     if target.exists() or target.is_symlink():
-        raise StoreError(f"{entry.path} exists again; move it away first, nothing was restored")
+        raise StoreError(
+            f"{entry.path} exists again; nothing was restored. Move it away first, or restore "
+            "this one beside it as a copy (c in the trash, or `trash restore --as-copy`)"
+        )
     move_no_replace(entry.item(root), target)
     shutil.rmtree(root / TRASH_DIR / entry.id)
     return entry.path
