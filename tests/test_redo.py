@@ -163,3 +163,22 @@ def test_a_copy_restore_is_an_undoable_new_file_and_the_trash_keeps_its_item(
     assert len(curator.store.trash_entries()) == 1
     curator.undo()
     assert not (curator.store.root / rel).exists()
+
+
+def test_the_cli_restores_as_a_copy_and_keeps_the_trash_entry(
+    curator: Curator, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from samantha_tui.cli import main
+
+    original = on_disk(curator, TWO)
+    curator.apply(edits.delete([curator.get(TWO)]))
+    (entry,) = curator.store.trash_entries()
+    root = curator.store.root
+    assert main(["trash", "restore", entry.id, "--as-copy", "--tree", str(root)]) == 0
+    copy = TWO.replace(".md", "_restored.md")
+    assert f"restored {copy} as a copy" in capsys.readouterr().out
+    assert (root / copy).read_bytes() == original
+    assert [e.id for e in trash.entries(root)] == [entry.id]
+    assert main(["trash", "restore", entry.id, "--as-copy", "--tree", str(root)]) == 0
+    assert (root / TWO.replace(".md", "_restored_2.md")).read_bytes() == original
+    assert main(["index", "--check", "--tree", str(root)]) == 0
