@@ -187,6 +187,7 @@ async def test_empty_asks_naming_count_and_size_then_deletes_for_good(root: Path
         assert isinstance(question, ConfirmScreen)
         assert "delete 2 items for good" in question._title
         assert f"2 items, {size} bytes, deleted for good" in question._lines[0]
+        assert "u no longer brings back" in question._lines[1]
         await pilot.press("escape")
         await settle(pilot)
         assert len(trash.entries(root)) == 2, "cancel deletes nothing"

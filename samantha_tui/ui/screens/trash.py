@@ -223,7 +223,10 @@ class TrashScreen(LiveScreen):
         shown = list(self.entries)
         size = sum(trash.size_of(root, entry) for entry in shown)
         count = f"{len(shown)} item{'s' if len(shown) != 1 else ''}"
-        lines = [f"{count}, {human_size(size)}, deleted for good: this cannot be undone."]
+        lines = [
+            f"{count}, {human_size(size)}, deleted for good: this cannot be undone,",
+            "and u no longer brings back a delete of this session that went into it.",
+        ]
         lines += [f"  {entry.path}" for entry in shown[:SHOWN]]
         if len(shown) > SHOWN:
             lines.append(f"  … and {len(shown) - SHOWN} more")
