@@ -153,16 +153,22 @@ def regenerated(before: dict[str, bytes], where: Path) -> dict[str, bytes]:
 
 
 class Recorder:
-    """What the curator applied and undid during the run, for the test's figures."""
+    """What the curator applied (a redo makes a change again) and undid during the run, for the
+    test's figures."""
 
     def __init__(self, curator: Curator) -> None:
         self.applied: list[str] = []
         self.undone: list[str] = []
-        apply, undo = curator.apply, curator.undo
+        apply, undo, redo = curator.apply, curator.undo, curator.redo
 
         def recorded_apply(plan):
             outcome = apply(plan)
             self.applied.append(plan.name)
+            return outcome
+
+        def recorded_redo():
+            outcome = redo()
+            self.applied.append(outcome.message)
             return outcome
 
         def recorded_undo():
@@ -172,6 +178,7 @@ class Recorder:
 
         curator.apply = recorded_apply  # type: ignore[method-assign]
         curator.undo = recorded_undo  # type: ignore[method-assign]
+        curator.redo = recorded_redo  # type: ignore[method-assign]
 
 
 @pytest.fixture

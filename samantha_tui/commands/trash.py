@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..core import journal, tree_lock
+from ..core import edits, journal, trash, tree_lock
+from ..core import plan as plans
 from ..core.store import Store
 from .common import EXIT_PROBLEMS, UserError, open_store, tree_option
 
@@ -17,6 +18,11 @@ def register(commands: argparse._SubParsersAction) -> None:
     tree_option(actions.add_parser("list", help="what is in the trash"))
     restore = actions.add_parser("restore", help="put an item back where it was")
     restore.add_argument("id")
+    restore.add_argument(
+        "--as-copy",
+        action="store_true",
+        help="restore a file beside its old place as <name>_restored.md; the trash keeps it",
+    )
     tree_option(restore)
     empty = actions.add_parser("empty", help="delete for good what was trashed long ago")
     empty.add_argument("--older-than", type=int, required=True, metavar="DAYS")
@@ -34,7 +40,11 @@ def run(args: argparse.Namespace) -> int:
     # finishing or rolling back may need what is in the trash).
     with tree_lock.hold(store.root):
         journal.refuse_if_pending(store.root)
-        if args.trash_command == "restore":
+        if args.trash_command == "restore" and args.as_copy:
+            plan = edits.restore_copy(store.root, trash.find(store.root, args.id))
+            plans.apply(store, plan)
+            print(f"restored {plan.operations[0].path} as a copy; the trash still holds {args.id}")
+        elif args.trash_command == "restore":
             print(f"restored {store.restore(args.id)}")
         else:
             removed = store.empty_trash(args.older_than)

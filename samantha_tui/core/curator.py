@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from . import edits, tree_lock
+from . import edits, journal, trash, tree_lock
 from . import plan as plans
 from .atomic import ConflictError, StoreError, digest_bytes
 from .indexes import (
@@ -67,6 +67,20 @@ def skipped_notice(skipped: tuple[plans.Skipped, ...], shown: int = 3) -> str:
     return f"skipped {len(skipped)} changed since the plan was made: {', '.join(names)}{more}"
 
 
+@dataclass(frozen=True)
+class Undone:
+    """A change undone in this session, and the plan that makes it again."""
+
+    plan: plans.Plan
+    """The change as first made (its name is what a notice says)."""
+    redo: plans.Plan
+    """The inverse of the undo: each step checks the file is still as the undo left it."""
+
+
+def _changed_since_undo(path: str) -> str:
+    return f"{path} changed since the undo; nothing was redone, so that version stays as it is"
+
+
 class Curator:
     """The one object the UI changes the tree through."""
 
@@ -76,6 +90,9 @@ class Curator:
         self.search_index: SearchIndex | None = None
         self._by_path: dict[str, Memory] = {}
         self._history: list[plans.Applied] = []
+        self._redo: list[Undone] = []
+        """Changes undone, newest last; any new change empties it (a redo would then be made
+        over a tree that change already moved on from)."""
         self._index_writes: dict[int, list[IndexUpdate]] = {}
         """The index files each change in the history patched (by id of its Applied): undo
         puts their bytes back where nobody wrote them since."""
@@ -153,10 +170,15 @@ class Curator:
     def can_undo(self) -> bool:
         return bool(self._history)
 
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
     def apply(self, plan: plans.Plan) -> Outcome:
         """Apply a plan whole or not at all (ConflictError names a file changed on disk)."""
         # The change and the index patch after it are one hold of the tree: no writer between.
         with self._lock, tree_lock.hold(self.store.root):
+            self._redo.clear()
             previous = plans.records_under(self.store, plan)
             applied = plans.apply(self.store, plan, reindex=False)
             self._history.append(applied)
@@ -182,9 +204,51 @@ class Curator:
             inverse = plans.with_trash_ids_now(self.store, applied.inverse)
             done = plans.apply(self.store, inverse, reindex=False)
             self._history.pop()
+            self._redo.append(Undone(applied.plan, self._checked_redo(done.inverse)))
             put_back = self._put_back_indexes(self._index_writes.pop(id(applied), []))
             name = f"undone: {applied.plan.name}"
             return self._after(name, done.touched, previous, skip=put_back)
+
+    def redo(self) -> Outcome:
+        """Make again the change undone last; refused, with nothing written, when a file it
+        touches changed since the undo (the redo stays available for once that is sorted)."""
+        with self._lock, tree_lock.hold(self.store.root):
+            if not self._redo:
+                raise StoreError("nothing to redo: no change has been undone since the last one")
+            undone = self._redo[-1]
+            plan = plans.with_trash_ids_now(self.store, undone.redo)
+            for op in plan.operations:
+                if plans.stale_reason(self.store, op) is not None:
+                    raise StoreError(_changed_since_undo(op.path))
+            previous = plans.records_under(self.store, plan)
+            try:
+                done = plans.apply(self.store, plan, reindex=False)
+            except ConflictError as error:
+                raise StoreError(_changed_since_undo(error.path)) from None
+            self._redo.pop()
+            redone = plans.Applied(undone.plan, done.inverse, done.touched)
+            self._history.append(redone)
+            return self._after(f"redone: {undone.plan.name}", done.touched, previous, redone)
+
+    def empty_trash(self, entry_ids: list[str]) -> list[trash.TrashEntry]:
+        """Delete these trash entries for good; never undoable, so it is not in the history.
+
+        Refused while an interrupted batch waits: finishing or rolling it back may need them.
+        """
+        with self._lock, tree_lock.hold(self.store.root):
+            journal.refuse_if_pending(self.store.root)
+            return self.store.remove_from_trash(entry_ids)
+
+    def _checked_redo(self, redo: plans.Plan) -> plans.Plan:
+        """The redo plan with each trashing step tied to the bytes the undo left, so a redo
+        never trashes a version of the file that another program wrote since."""
+        ops = []
+        for op in redo.operations:
+            if op.action == "trash" and op.seen is None:
+                seen = journal.content_digest(self.store.root / op.path)
+                op = dataclasses.replace(op, seen=seen)
+            ops.append(op)
+        return plans.Plan(redo.name, tuple(ops))
 
     def index_plan(self, remove_stale: bool = False) -> plans.Plan:
         """Bringing every index in step with the files, as a plan to show and then apply: each
@@ -229,6 +293,7 @@ class Curator:
             taken = self.absorb([path])
             if after == before:
                 return None
+            self._redo.clear()
             undo = plans.Operation("write", path, data=before, expected=digest_bytes(after))
             edit = plans.Plan(f"{edits.name_of(path)}: edited in your editor")
             self._history.append(plans.Applied(edit, plans.Plan(f"undo {edit.name}", (undo,)), ()))

@@ -7,9 +7,10 @@ does not change what it says, and the form shows `updated` for the person to set
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from . import frontmatter
+from . import frontmatter, trash
 from .atomic import StoreError
 from .model import Memory
 from .plan import Operation, Plan
@@ -29,6 +30,7 @@ def _edit(
     values: Mapping[str, Any] | None = None,
     unset: Sequence[str] = (),
     expected: str | None = None,
+    title: str | None = None,
 ) -> Operation:
     return Operation(
         "edit",
@@ -38,6 +40,7 @@ def _edit(
         unset=tuple(unset),
         expected=expected,
         touch_updated=False,
+        title=title,
     )
 
 
@@ -89,11 +92,17 @@ def step_importance(memory: Memory, step: int) -> Plan:
 
 
 def edit_fields(
-    path: str, set_values: Mapping[str, Any], unset: Sequence[str], expected: str | None
+    path: str,
+    set_values: Mapping[str, Any],
+    unset: Sequence[str],
+    expected: str | None,
+    title: str | None = None,
 ) -> Plan:
-    """Save a form: set and remove keys, against the digest the form was opened on."""
-    op = _edit(path, "edited in the form", set_values, unset, expected)
-    return Plan(f"{name_of(path)}: fields saved", (op,))
+    """Save a form: set and remove keys, and with `title` rewrite the body's `# ` heading line,
+    against the digest the form was opened on."""
+    op = _edit(path, "edited in the form", set_values, unset, expected, title)
+    said = "fields saved" if set_values or unset else "title saved"
+    return Plan(f"{name_of(path)}: {said}", (op,))
 
 
 def delete(memories: Iterable[Memory]) -> Plan:
@@ -107,3 +116,12 @@ def delete(memories: Iterable[Memory]) -> Plan:
 def create(rel: str, data: bytes) -> Plan:
     """Write a new memory file (refused if one is already there)."""
     return Plan(f"{name_of(rel)}: created", (Operation("add", rel, "new memory", data=data),))
+
+
+def restore_copy(root: Path, entry: trash.TrashEntry) -> Plan:
+    """Restore a trashed file as a new file beside its old place (`<stem>_restored.md`, never
+    over anything); the trash keeps its own copy until it is emptied. Undo removes the copy."""
+    data = trash.item_bytes(root, entry)
+    rel = trash.copy_name(entry, lambda r: (root / r).exists() or (root / r).is_symlink())
+    op = Operation("add", rel, f"restored as a copy of {entry.path}", data=data)
+    return Plan(f"{name_of(rel)}: restored as a copy", (op,))

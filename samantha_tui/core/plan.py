@@ -54,6 +54,8 @@ class Operation:
     """The digest of the file at `path` the plan was made from (a project's status.md for the
     project): when set, the step is skipped, never applied, if the file no longer holds it.
     None: no such check (single edits use `expected` and a conflict instead)."""
+    title: str | None = None
+    """edit: the new text of the body's title heading (None: the body is left alone)."""
 
     def describe(self) -> str:
         """One line for a person: what happens to which file."""
@@ -62,7 +64,7 @@ class Operation:
             "restore": f"restore {self.path} from the trash",
             "add": f"create {self.path}",
             "copy": f"copy {self.path} to {self.target} with {_fields(self.values)}",
-            "edit": f"set {_fields(self.values)}{_unset(self.unset)} in {self.path}",
+            "edit": f"set {_edited(self)} in {self.path}",
             "write": f"put back the previous content of {self.path}",
             "index": f"write {self.path}",
             "move": f"move {self.path} to {self.target}",
@@ -76,6 +78,11 @@ class Operation:
 
 def _fields(values: Mapping[str, Any]) -> str:
     return ", ".join(f"{key}: {value}" for key, value in values.items())
+
+
+def _edited(op: Operation) -> str:
+    title = f"; title: {op.title}" if op.title is not None else ""
+    return f"{_fields(op.values)}{title}{_unset(op.unset)}".removeprefix("; ")
 
 
 def _unset(keys: tuple[str, ...]) -> str:
@@ -476,6 +483,7 @@ def encode(op: Operation) -> dict[str, Any]:
         "expected": op.expected,
         "touch_updated": op.touch_updated,
         "seen": op.seen,
+        "title": op.title,
     }
 
 
@@ -494,6 +502,7 @@ def decode(data: Mapping[str, Any]) -> Operation:
         touch_updated=bool(data.get("touch_updated", True)),
         # A journal written before steps carried it: no check, as then.
         seen=data.get("seen"),
+        title=data.get("title"),
     )
 
 
@@ -615,6 +624,7 @@ def run_operation(store: Store, op: Operation) -> Operation:
                     op.unset,
                     expected_digest=op.expected or op.seen,
                     touch_updated=op.touch_updated,
+                    title=op.title,
                 )
             except ConflictError:
                 if op.seen is None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import clock, frontmatter, schema, trash
+from . import clock, frontmatter, heading, schema, trash
 from .atomic import (
     ConflictError,
     StoreError,
@@ -290,11 +290,13 @@ class Store:
         *,
         expected_digest: str | None = None,
         touch_updated: bool = True,
+        title: str | None = None,
     ) -> Memory:
         """Set and remove frontmatter keys, changing only their lines.
 
         `expected_digest` is the sha256 the caller read; without it the store's own record is used.
-        Sets `updated:` to today unless the edit sets it or `touch_updated` is False.
+        Sets `updated:` to today unless the edit sets it or `touch_updated` is False. `title`
+        rewrites the body's title heading line (see heading.retitle), and nothing else of the body.
         """
         set_values = dict(set_values or {})
         unset = list(unset)
@@ -318,7 +320,9 @@ class Store:
             ) from None
         try:
             new_text = frontmatter.edit(text, set_values, unset)
-        except frontmatter.FrontmatterError as error:
+            if title is not None:
+                new_text = heading.retitle(new_text, title)
+        except (frontmatter.FrontmatterError, heading.TitleError) as error:
             raise StoreError(f"{rel}: {error}") from None
         return self._write(rel, path, new_text.encode("utf-8"), raw)
 
@@ -459,6 +463,14 @@ class Store:
         self._refresh(rel)
         self._emit(Change("restore", (rel,)))
         return rel
+
+    @writes_tree
+    def remove_from_trash(self, entry_ids: list[str]) -> list[trash.TrashEntry]:
+        """Delete these trash entries for good (the ones a person was shown and agreed to)."""
+        try:
+            return trash.remove(self.root, entry_ids)
+        except OSError as error:
+            raise failure("empty", trash.TRASH_DIR, error, "some items may remain") from None
 
     @writes_tree
     def empty_trash(self, older_than_days: int) -> list[trash.TrashEntry]:

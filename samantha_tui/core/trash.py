@@ -7,6 +7,7 @@ import datetime as dt
 import json
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -206,7 +207,10 @@ def restore(root: Path, entry: TrashEntry) -> str:
     """
     target = root / entry.path
     if target.exists() or target.is_symlink():
-        raise StoreError(f"{entry.path} exists again; move it away first, nothing was restored")
+        raise StoreError(
+            f"{entry.path} exists again; nothing was restored. Move it away first, or restore "
+            "this one beside it as a copy (c in the trash, or `trash restore --as-copy`)"
+        )
     move_no_replace(entry.item(root), target)
     shutil.rmtree(root / TRASH_DIR / entry.id)
     return entry.path
@@ -311,3 +315,66 @@ def _same_file(first: Path, second: Path) -> bool:
 def _is_temporary(name: str) -> bool:
     """The atomic writer's temporary file of an origin record."""
     return name.startswith(f".{ORIGIN_FILE}.") and name.endswith(".tmp")
+
+
+def size_of(root: Path, entry: TrashEntry) -> int:
+    """Bytes an entry's item takes (a folder: every file in it); never raises, 0 when unknown."""
+    item = entry.item(root)
+    try:
+        if item.is_symlink() or not item.is_dir():
+            return item.lstat().st_size
+        return sum(
+            path.lstat().st_size
+            for path in item.rglob("*")
+            if path.is_symlink() or not path.is_dir()
+        )
+    except OSError:
+        return 0
+
+
+def remove(root: Path, entry_ids: list[str]) -> list[TrashEntry]:
+    """Delete for good exactly these entries (the ones a person was shown); an id no longer in
+    the trash is passed over. Returns the entries deleted."""
+    wanted = set(entry_ids)
+    removed = [entry for entry in entries(root) if entry.id in wanted]
+    for entry in removed:
+        shutil.rmtree(root / TRASH_DIR / entry.id)
+    return removed
+
+
+COPY_SUFFIX = "_restored"
+
+
+def copy_name(entry: TrashEntry, taken: Callable[[str], bool]) -> str:
+    """Where a restore as a copy puts a trashed file: `<stem>_restored.md` beside its old
+    place, then `_restored_2`, `_restored_3` while `taken` says a name is in use."""
+    folder, _, name = entry.path.rpartition("/")
+    stem, dot, suffix = name.rpartition(".") if "." in name.lstrip(".") else (name, "", "")
+    number = 1
+    while True:
+        tail = COPY_SUFFIX if number == 1 else f"{COPY_SUFFIX}_{number}"
+        rel = f"{folder}/{stem}{tail}{dot}{suffix}"
+        if not taken(rel):
+            return rel
+        number += 1
+
+
+def item_bytes(root: Path, entry: TrashEntry) -> bytes:
+    """A trashed file's bytes, for a restore as a copy; StoreError for a folder, a link, a file
+    too big to be a memory or one that cannot be read."""
+    if entry.is_folder:
+        raise StoreError(
+            f"{entry.path} is a project folder: it can only go back to its own place; "
+            "move what is there now away, then restore it with r"
+        )
+    item = entry.item(root)
+    if item.is_symlink():
+        raise StoreError(f"{entry.path} is a symbolic link; restore it with r instead")
+    try:
+        if item.stat().st_size > MAX_FILE_BYTES:
+            raise StoreError(f"{entry.path} is over the 5 MB limit; restore it with r instead")
+        return read_regular(item)
+    except OSError as error:
+        raise StoreError(
+            f"cannot read {entry.path} in the trash: {error.strerror or error}"
+        ) from None

@@ -16,11 +16,11 @@ from typing import Any
 
 from textual.app import SuspendNotSupported
 
-from ..core import edits, subconscious
+from ..core import edits, fixes, subconscious
 from ..core.atomic import ConflictError, StoreError
 from ..core.fields import build_vocabulary
 from ..core.frontmatter import render_new
-from ..core.model import Kind, Memory, short_path
+from ..core.model import Kind, Memory, Problem, short_path
 from ..core.plan import Plan
 from . import keys
 from .focus_keys import app_action_allowed, typed_actions
@@ -147,6 +147,68 @@ class Editing:
             return
         self.post_message(Changed(outcome))
 
+    @in_order
+    def action_redo(self) -> None:
+        # Asked here, in order, as undo is: an undo queued just before this redo counts.
+        if not self.curator.can_redo:
+            self.call_from_thread(self.notify, "Nothing to redo: no change was undone", timeout=3)
+            return
+        try:
+            self.store.check_root()
+            outcome = self.curator.redo()
+        except StoreError as error:
+            self.post_message(ChangeRefused(f"cannot redo: {error}"))
+            return
+        self.post_message(Changed(outcome))
+
+    # --- fixing a problem ------------------------------------------------------------------------
+
+    def selected_problem(self) -> Problem | None:
+        """The problem under the cursor of the Problems tab (its row key is `<path>#<index>`)."""
+        key = self.table.selected_key
+        if self.current_tab != "problems" or not key or self.memory_tree is None:
+            return None
+        path, _, number = key.rpartition("#")
+        found = self.memory_tree.all_problems
+        if not number.isdigit() or int(number) >= len(found) or found[int(number)].path != path:
+            return None
+        return found[int(number)]
+
+    def action_fix_problem(self) -> None:
+        if self.current_tab != "problems":
+            self.notify("f fixes a problem: select one in the Problems tab (7)", timeout=4)
+            return
+        problem = self.selected_problem()
+        if problem is None:
+            self.notify("Select a problem first", severity="warning", timeout=3)
+            return
+        memory = self.curator.get(problem.path)
+        if memory is None:
+            # A file the tree does not list (unreadable, hidden): nothing the form can open.
+            self.notify(
+                f"{problem.path}: no automatic fix; fix it in the file itself",
+                timeout=6,
+                markup=False,
+            )
+            return
+        try:
+            found = fixes.fix_for(memory, problem, self.curator.read_bytes(memory.path))
+        except StoreError as error:
+            self.notify(str(error), title="No fix", severity="error", timeout=8, markup=False)
+            return
+        if isinstance(found, fixes.NoFix):
+            self.notify(found.reason, title=edits.name_of(memory.path), timeout=6, markup=False)
+            if found.field is not None and self._form_can_save(memory):
+                self.open_form(memory.kind, memory, focus=found.field)
+            return
+        fix = found
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.change(fix.plan)
+
+        self.push_screen(ConfirmScreen("Write this fix?", fix.lines(), "Write the fix"), confirmed)
+
     # --- delete ----------------------------------------------------------------------------------
 
     def action_delete(self) -> None:
@@ -191,13 +253,19 @@ class Editing:
         kind = self.spec().kind or Kind.SHORT_TERM
         self.open_form(kind, None)
 
-    def open_form(self, kind: Kind, memory: Memory | None, draft: dict[str, str] | None = None):
+    def open_form(
+        self,
+        kind: Kind,
+        memory: Memory | None,
+        draft: dict[str, str] | None = None,
+        focus: str | None = None,
+    ):
         # A form brought back with the person's input opens whatever the file is now: the input
         # is theirs to keep, and saving says why it cannot be written.
         if memory is not None and draft is None and not self._form_can_save(memory):
             return
         vocabulary = build_vocabulary(self.curator.tree)
-        form = MemoryForm(kind, memory, vocabulary, self.store.today(), draft)
+        form = MemoryForm(kind, memory, vocabulary, self.store.today(), draft, focus=focus)
         self.push_screen(form, lambda result: self._form_saved(kind, result))
 
     def _form_can_save(self, memory: Memory) -> bool:
@@ -234,12 +302,14 @@ class Editing:
             reopen = Reopen(kind, None, draft)
             self.change(lambda: edits.create(new.rel, data), select=new.rel, reopen=reopen)
             return
-        if not result.set_values and not result.unset:
+        if not result.set_values and not result.unset and result.title is None:
             self.notify("No changes to save", timeout=3)
             return
         reopen = Reopen(kind, result.path, draft)
         self.change(
-            lambda: edits.edit_fields(result.path, result.set_values, result.unset, result.digest),
+            lambda: edits.edit_fields(
+                result.path, result.set_values, result.unset, result.digest, result.title
+            ),
             reopen=reopen,
         )
 

@@ -159,6 +159,23 @@ APP_KEYS: tuple[Key, ...] = (
         aliases=("revert", "go back", "rollback"),
     ),
     Key(
+        id="memory.redo",
+        keys="ctrl+y,U",
+        action="redo",
+        description="Redo",
+        palette="memory: redo",
+        help="Make the last undone change again (refused if its file changed since the undo)",
+    ),
+    Key(
+        id="memory.fix_problem",
+        keys="f",
+        action="fix_problem",
+        description="Fix problem",
+        palette="memory: fix the selected problem",
+        help="In Problems: show the fix of the selected problem, line before and after, then "
+        "write it on confirm (u undoes it); a problem with no fix opens the form",
+    ),
+    Key(
         id="index.regenerate",
         keys="r",
         action="regenerate_indexes",

@@ -23,7 +23,7 @@ from textual.validation import ValidationResult, Validator
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static, Switch
 
-from ...core import fields, template
+from ...core import fields, heading, template
 from ...core.atomic import StoreError
 from ...core.fields import Control, FieldSpec, Vocabulary
 from ...core.model import Kind, Memory
@@ -39,6 +39,8 @@ NEW_PROJECT = "\x00new project"
 """The project select's value that reveals an input for a name no memory uses yet."""
 
 TITLE = FieldSpec("title", "Title", Control.TEXT, required=True)
+HEADING = FieldSpec("heading", "Title", Control.TEXT, hint="the body's first # line")
+"""An existing memory's title: its `# ` heading line, the only line of the body a save changes."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,8 @@ class FormResult:
     draft: Mapping[str, str]
     """The raw text of every field, to reopen the form as it was after a refused write."""
     new_memory: NewMemory | None = None
+    title: str | None = None
+    """The new text of the `# ` heading line, when the person changed it (None: unchanged)."""
 
 
 class FieldValidator(Validator):
@@ -112,8 +116,12 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
         vocabulary: Vocabulary,
         today: dt.date,
         draft: Mapping[str, str] | None = None,
+        *,
+        focus: str | None = None,
     ) -> None:
         super().__init__()
+        self._focus = focus
+        """The field to open on (a fix that needs the person's answer), else the first."""
         self.kind = kind
         self.memory = memory
         self.vocabulary = vocabulary
@@ -132,7 +140,11 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
     def _form_specs(self) -> tuple[FieldSpec, ...]:
         specs = fields.fields_for(self.kind, self._original)
         if self.memory is not None:
-            return specs
+            title = HEADING
+            if heading.title_in_body(self.memory.body) is None:
+                hint = f"none yet: the file name gives {visible(self.memory.title)!r}"
+                title = dataclasses.replace(HEADING, hint=hint)
+            return (title, *specs)
         # A new memory names its file: the title first, then what its folder or file is named after.
         first: list[FieldSpec] = [TITLE]
         if self.kind.is_project_kind:
@@ -147,10 +159,17 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
         values = dict(self._original)
         if self.memory is None:
             values = {"date": self.today, **template.defaults(self.kind, self.today)}
-        return {
+        raw = {
             spec.key: "" if spec is TITLE else fields.raw_value(spec, values.get(spec.key))
             for spec in self._specs
         }
+        if self.memory is not None:
+            raw[HEADING.key] = self._heading_text or ""
+        return raw
+
+    @property
+    def _heading_text(self) -> str | None:
+        return heading.title_in_body(self.memory.body) if self.memory is not None else None
 
     def compose(self) -> ComposeResult:
         yield Static(self._heading(), id="form-head")
@@ -166,7 +185,8 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
                     note = "holds control characters, shown escaped; edit it in the file itself"
                     yield Label(Text(note), id=f"held-{spec.key}", classes="form-error")
                 yield Label(id=f"error-{spec.key}", classes="form-error")
-            others = fields.other_keys(self._original, self._specs)
+            edited = [spec for spec in self._specs if spec.key != HEADING.key]
+            others = fields.other_keys(self._original, edited)
             if others:
                 yield Label(Text("Other keys, kept as they are"), classes="form-section")
                 lines = "".join(fields.readonly_text(key, self._original[key]) for key in others)
@@ -224,7 +244,8 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
         for control in self.query(Input):
             control.validate(control.value)
         self._refresh_checks()
-        self._focus_field(self._specs[0].key)
+        keys = [spec.key for spec in self._specs]
+        self._focus_field(self._focus if self._focus in keys else keys[0])
 
     # --- reading the controls --------------------------------------------------------------------
 
@@ -253,6 +274,14 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
     def _check(self, raw: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
         """(typed values, errors in field order) for the current input."""
         values, errors = fields.parse_form(self._specs, raw)
+        if self.memory is not None:
+            typed = raw.get(HEADING.key, "")
+            if not typed.strip() and self._heading_text is not None:
+                errors[HEADING.key] = "type a title; to remove the # line, edit the file (o)"
+            elif typed.strip() and HEADING.key not in self._held:
+                reason = heading.title_error(typed)
+                if reason:
+                    errors[HEADING.key] = reason
         if self._new_project_chosen() and not raw.get("project", "").strip():
             errors["project"] = "type the new project's name"
         if self.memory is None and not errors:
@@ -352,12 +381,15 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
             new = self._new_memory(raw, values)
             self.dismiss(FormResult(new.rel, {}, (), None, raw, new))
             return
+        typed_title = (values.pop(HEADING.key, None) or "").strip()
+        title = typed_title if typed_title and typed_title != self._heading_text else None
         set_values, unset = fields.changes(self._original, values)
-        if not set_values and not unset:
+        if not set_values and not unset and title is None:
             self.notify("Nothing changed; nothing was written", markup=False)
             self.dismiss(None)
             return
-        self.dismiss(FormResult(self.memory.path, set_values, unset, self.memory.digest, raw))
+        result = FormResult(self.memory.path, set_values, unset, self.memory.digest, raw)
+        self.dismiss(dataclasses.replace(result, title=title))
 
     def action_show_help(self) -> None:
         self.app.action_help()  # type: ignore[attr-defined]

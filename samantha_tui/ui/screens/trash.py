@@ -1,6 +1,7 @@
-"""The trash (`t`): what deleting, pruning and deduping put in `.ai/.trash/`, newest first, and a
-key to put the selected item back where it came from. Damaged entries are listed after the others,
-with the reason, and are never restored."""
+"""The trash (`t`): what deleting, pruning and deduping put in `.ai/.trash/`, newest first, and
+keys to put the selected item back where it came from, or beside it as a copy, and to empty the
+trash for good after asking. Damaged entries are listed after the others, with the reason, and
+are never restored."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from textual.message import Message
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from ...core import trash
+from ...core import edits, trash
+from ...core.atomic import StoreError
 from ...core.edits import name_of
 from ...core.model import Kind
 from ...core.plan import Operation, Plan
@@ -23,8 +25,21 @@ from ..widgets.fitted_footer import FittedFooter
 from ..widgets.memory_table import Column, MemoryTable, TableRow
 from ..widgets.preview import Preview
 from ..workers import background
+from .confirm import ConfirmScreen
 from .live_screen import LiveScreen
 
+
+def human_size(size: int) -> str:
+    """`512 bytes`, `3.4 KB`, `1.2 MB`."""
+    if size < 1024:
+        return f"{size} byte{'s' if size != 1 else ''}"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / 1024 / 1024:.1f} MB"
+
+
+SHOWN = 8
+"""Paths the empty question names; the rest are counted."""
 COLUMNS = (Column("Item"), Column("From", 15), Column("Trashed", 16))
 EMPTY = "The trash is empty."
 DAMAGED = "damaged"
@@ -32,6 +47,7 @@ EMPTY_HELP = (
     "Deleting a memory (d), a prune or a dedupe moves files here, to .ai/.trash/ inside the tree; "
     "nothing is deleted outright. Whatever lands here can be put back where it came from with r."
 )
+EMPTY_KEY = "E"
 
 
 def origin(path: str) -> str:
@@ -75,6 +91,8 @@ class TrashScreen(LiveScreen):
 
     BINDINGS = [
         Binding("r,enter", "restore", "Restore", id="trash.restore"),
+        Binding("c", "restore_copy", "Restore as copy", id="trash.restore_copy"),
+        Binding(EMPTY_KEY, "empty", "Empty the trash", id="trash.empty"),
         Binding("escape", "close", "Close", id="trash.close"),
     ]
 
@@ -138,7 +156,10 @@ class TrashScreen(LiveScreen):
             head.append(f"  {count} item{'s' if count != 1 else ''} in {trash.TRASH_DIR}/")
             if self.damaged:
                 head.append(f"  ·  {len(self.damaged)} damaged, left as they are", style="red")
-            head.append("  ·  r restores to where it came from, u undoes", style="dim")
+            head.append(
+                "  ·  r restores to where it came from, c as a copy beside it, u undoes",
+                style="dim",
+            )
         self.query_one("#trash-head", Static).update(head)
 
     @on(MemoryTable.Highlighted, "#trash-list")
@@ -167,6 +188,14 @@ class TrashScreen(LiveScreen):
         return next((d for d in self.damaged if d.id == entry_id), None)
 
     def action_restore(self) -> None:
+        entry = self._restorable()
+        if entry is None:
+            return
+        operation = Operation("restore", entry.path, "restored by you", target=entry.id)
+        self.app.change(lambda: Plan(f"restore {name_of(entry.path)}", (operation,)))
+
+    def _restorable(self) -> trash.TrashEntry | None:
+        """The selected entry, or None having said why nothing can be restored."""
         damaged = self.damaged_entry(self.table.selected_key)
         if damaged is not None:
             self.notify(
@@ -176,14 +205,63 @@ class TrashScreen(LiveScreen):
                 timeout=8,
                 markup=False,
             )
-            return
+            return None
         entry = self.entry(self.table.selected_key)
         if entry is None:
             said = self.problem or "The trash is empty: nothing to restore"
             self.notify(said, timeout=3, markup=False)
+        return entry
+
+    def action_restore_copy(self) -> None:
+        """Restore the selected file under a new name beside its old place (`<name>_restored`),
+        never over anything; the trash keeps its own copy until it is emptied."""
+        entry = self._restorable()
+        if entry is None:
             return
-        operation = Operation("restore", entry.path, "restored by you", target=entry.id)
-        self.app.change(lambda: Plan(f"restore {name_of(entry.path)}", (operation,)))
+        root = self.app.curator.store.root
+        self.app.change(lambda: edits.restore_copy(root, entry))
+
+    def action_empty(self) -> None:
+        """Delete everything listed for good, after a question naming the count and size."""
+        if not self.entries:
+            said = self.problem or "The trash is empty: nothing to delete"
+            self.notify(said, timeout=3, markup=False)
+            return
+        root = self.app.curator.store.root
+        shown = list(self.entries)
+        size = sum(trash.size_of(root, entry) for entry in shown)
+        count = f"{len(shown)} item{'s' if len(shown) != 1 else ''}"
+        lines = [
+            f"{count}, {human_size(size)}, deleted for good: this cannot be undone,",
+            "and u no longer brings back a delete of this session that went into it.",
+        ]
+        lines += [f"  {entry.path}" for entry in shown[:SHOWN]]
+        if len(shown) > SHOWN:
+            lines.append(f"  … and {len(shown) - SHOWN} more")
+        if self.damaged:
+            lines.append(f"{len(self.damaged)} damaged entries stay as they are.")
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.empty_entries([entry.id for entry in shown])
+
+        question = ConfirmScreen(
+            f"Empty the trash: delete {count} for good?", lines, "Delete for good", danger=True
+        )
+        self.app.push_screen(question, answered)
+
+    @background(thread=True, exclusive=True, group="trash-empty")
+    def empty_entries(self, entry_ids: list[str]) -> None:
+        try:
+            removed = self.app.curator.empty_trash(entry_ids)
+        except StoreError as error:
+            self.app.call_from_thread(
+                self.notify, str(error), title="Nothing more was deleted", severity="error"
+            )
+            return
+        said = f"deleted {len(removed)} item{'s' if len(removed) != 1 else ''} for good"
+        self.app.call_from_thread(self.notify, said, timeout=4)
+        self.app.call_from_thread(self.read_trash)
 
     def action_close(self) -> None:
         self.dismiss(None)
