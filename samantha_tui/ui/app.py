@@ -34,6 +34,7 @@ from .key_burst import KeyBurst
 from .live import LiveFiles
 from .messages import Changed, ChangeRefused, TreeLoaded, WorkFailed, while_shown
 from .ordered import OrderedWork
+from .reading import Reading
 from .screens.help import HelpScreen
 from .screens.live_screen import LiveScreen
 from .screens.recover import offer_recovery
@@ -48,7 +49,7 @@ from .widgets.status_line import StatusLine
 from .workers import background, describe_worker, failure_notice, formatted_traceback
 
 
-class SamanthaApp(KeyBurst, Searching, Editing, LiveFiles, OrderedWork, App[None]):
+class SamanthaApp(KeyBurst, Searching, Editing, Reading, LiveFiles, OrderedWork, App[None]):
     """Browse and curate a samantha-llm memory tree."""
 
     CSS_PATH = "app.tcss"
@@ -446,6 +447,9 @@ MAIN_SCREEN_ONLY = {
     "delete",
     "show_tab",
     "reload",
+    "read",
+    "copy_path",
+    "open_folder",
 }
 
 _EMPTY_TREE = "This tree has no memories yet."

@@ -114,6 +114,7 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
         self._shown_file: str | None = None
         self._held: dict[str, str] = {}
         """Fields whose value holds control characters: shown escaped, saved exactly as read."""
+        self._first_focus = self._specs[0].key
 
     # --- building --------------------------------------------------------------------------------
 
@@ -212,7 +213,7 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
         for control in self.query(Input):
             control.validate(control.value)
         self._refresh_checks()
-        self._focus_field(self._specs[0].key)
+        self._focus_field(self._first_focus)
 
     # --- reading the controls --------------------------------------------------------------------
 
@@ -314,6 +315,16 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
         if key == "project" and self._new_project_chosen():
             target = self.query_one("#field-project-new", Input)
         target.focus()
+
+    def focus_field(self, key: str) -> bool:
+        """Put the cursor in `key`'s field (a problem's field, say), now or once the form is
+        mounted; False when the form has no such field."""
+        if key not in {spec.key for spec in self._specs}:
+            return False
+        self._first_focus = key
+        if self.is_mounted:
+            self._focus_field(key)
+        return True
 
     def file_changed(self, memory: Memory | None) -> None:
         """Say that the file changed (None: was deleted) on disk while the form is open."""
