@@ -357,3 +357,23 @@ async def test_markup_and_control_characters_show_as_typed_in_the_reader(tmp_pat
         )
         assert "[bold]Loud[/]" in painted
         assert "\x1b" not in painted and "\u202e" not in painted
+
+
+async def test_keys_sent_together_with_enter_act_in_the_reader(tmp_path: Path) -> None:
+    from .test_key_mashing import mash
+
+    gamma = f"{ST}/2026-06-08_gamma_note.md"
+    root = make_tree(
+        tmp_path / "cerebrum",
+        {ALPHA: memory("Alpha rule"), BETA: memory("Beta note"), gamma: memory("Gamma note")},
+    )
+    app = app_on(root)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert app.table.selected_key == ALPHA
+        # Without holding them, j and n reached the list before the reader opened: it opened on
+        # Beta and n went on to Gamma.
+        await mash(pilot, ["enter", "j", "n"])
+        await settle(pilot)
+        assert reader(app).path == BETA, "n read the next memory in the reader"
+        assert len(app.screen_stack) == 2, f"another screen opened: {app.screen_stack!r}"
