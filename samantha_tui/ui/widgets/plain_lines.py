@@ -42,15 +42,18 @@ class PlainLines(ScrollView, can_focus=True):
         return len(self._rows)
 
     def _fold(self) -> None:
-        width = max(self.scrollable_content_region.width, 1)
-        if width == self._width:
+        width = self.scrollable_content_region.width
+        if width == self._width or width < 2:
+            # Not laid out yet (just shown): folding at one column would make a row per
+            # character; on_resize folds once the width is known.
             return
         self._width = width
-        rows: list[tuple[int, int]] = []
-        for index, line in enumerate(self._lines):
-            rows.extend((index, start) for start in range(0, max(len(line), 1), width))
-        self._rows = rows
-        self.virtual_size = Size(width, len(rows))
+        self._rows = [
+            (index, start)
+            for index, line in enumerate(self._lines)
+            for start in (range(0, len(line), width) if len(line) > width else (0,))
+        ]
+        self.virtual_size = Size(width, len(self._rows))
         self.refresh()
 
     def on_resize(self) -> None:
