@@ -377,3 +377,21 @@ async def test_keys_sent_together_with_enter_act_in_the_reader(tmp_path: Path) -
         await settle(pilot)
         assert reader(app).path == BETA, "n read the next memory in the reader"
         assert len(app.screen_stack) == 2, f"another screen opened: {app.screen_stack!r}"
+
+
+async def test_a_field_problem_in_a_file_the_form_cannot_write_opens_the_reader_saying_why(
+    tmp_path: Path,
+) -> None:
+    odd = f"{ST}/2026-06-06_odd_bytes.md"
+    data = memory("Odd bytes", "importance: urgent\n").encode() + b"Byte \xff here.\n"
+    app = app_on(make_tree(tmp_path / "cerebrum", {odd: data}))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("7")
+        await settle(pilot)
+        app.table.cursor = problem_row(app, odd, "`importance`")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert reader(app).path == odd
+        notices = [n for n in app._notifications if n.title == "Form not opened"]
+        assert notices and "not UTF-8" in notices[0].message and "o to open" in notices[0].message

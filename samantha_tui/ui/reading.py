@@ -8,8 +8,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..core import edits
-from ..core.atomic import StoreError
 from ..core.fields import fields_for
 from ..core.model import Memory, Problem
 from ..core.problem_field import field_of
@@ -76,7 +74,9 @@ class Reading:
         self._show_in_its_tab(memory)
         shown_keys = (spec.key for spec in fields_for(memory.kind, memory.frontmatter))
         field = field_of(problem, shown_keys)
-        if field is None or not self._form_takes(memory):
+        # A file the form cannot write (no frontmatter, not UTF-8) is refused with the reason
+        # and the way out (`o`, the editor); the reader shows its problems meanwhile.
+        if field is None or not self._form_can_save(memory):
             self.open_reader(memory)
             return
         self.open_form(memory.kind, memory)
@@ -100,23 +100,6 @@ class Reading:
         tab = self.tab_of(memory.kind)
         self._selection[tab] = memory.path
         self.action_show_tab(tab)
-
-    def _form_takes(self, memory: Memory) -> bool:
-        """Whether the form can write this file's fields; if not, say why and what to do."""
-        try:
-            reason = edits.why_fields_cannot_be_saved(self.curator.read_bytes(memory.path))
-        except StoreError as error:
-            reason = str(error)
-        if reason is None:
-            return True
-        self.notify(
-            f"{memory.path} cannot be edited in the form: {reason}. Its problems are shown here; "
-            "press o to fix the file in your editor ($VISUAL or $EDITOR).",
-            title="Form not opened",
-            severity="warning",
-            timeout=12,
-        )
-        return False
 
     # --- the path and the folder ------------------------------------------------------------------
 
