@@ -37,6 +37,7 @@ from .live import LiveFiles
 from .marking import Marking
 from .messages import Changed, ChangeRefused, TreeLoaded, WorkFailed, while_shown
 from .ordered import OrderedWork
+from .reading import Reading
 from .screens import help as help_screen
 from .screens.help import HelpScreen
 from .screens.live_screen import LiveScreen
@@ -62,6 +63,7 @@ class SamanthaApp(
     Searching,
     Sorting,
     Editing,
+    Reading,
     LiveFiles,
     WorkProgressing,
     OrderedWork,
@@ -527,6 +529,9 @@ MAIN_SCREEN_ONLY = {
     "delete",
     "show_tab",
     "reload",
+    "read",
+    "copy_path",
+    "open_folder",
 }
 
 _EMPTY_TREE = "This tree has no memories yet."
