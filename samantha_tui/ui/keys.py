@@ -361,6 +361,8 @@ _NAMES = {
     "home": "Home",
     "end": "End",
     "tab": "Tab",
+    "left_square_bracket": "[",
+    "right_square_bracket": "]",
 }
 
 

@@ -36,6 +36,17 @@ DELETED = "This file is no longer there: deleted or moved on disk. Esc goes back
 class ReaderScreen(LiveScreen):
     """One memory, full-screen; all tree text goes in as Text or escaped Markdown source."""
 
+    HELP_TITLE = "Reader"
+    HELP_PURPOSE = (
+        "One memory full-screen: its fields, its problems and its body, and for a project its "
+        "notes.md and decisions.md. It follows the file: a change on disk shows at once."
+    )
+    HELP_KEYS = {
+        "reader.next": "Read the next memory of the list (also ])",
+        "reader.previous": "Read the previous memory of the list (also [)",
+        "reader.close": "Back to the list, on the row last read",
+    }
+
     BINDINGS = [
         Binding("escape,q", "close", "Back", id="reader.close"),
         Binding("e", "edit", "Edit fields", id="reader.edit"),

@@ -85,9 +85,14 @@ class TrashScreen(LiveScreen):
     HELP_TITLE = "Trash"
     HELP_PURPOSE = (
         "What is in .ai/.trash/ and where each file came from. Restoring puts a file back where "
-        "it was and never overwrites anything."
+        "it was and never overwrites anything; a copy goes beside it as <name>_restored.md. "
+        "Emptying deletes for good, after asking: the one place the app really deletes files."
     )
-    HELP_KEYS = {"trash.restore": "Restore the selected file to where it came from"}
+    HELP_KEYS = {
+        "trash.restore": "Restore the selected file to where it came from",
+        "trash.restore_copy": "Restore it as a copy beside its place, never over a file",
+        "trash.empty": "Delete everything in the trash for good, after asking",
+    }
 
     BINDINGS = [
         Binding("r,enter", "restore", "Restore", id="trash.restore"),
