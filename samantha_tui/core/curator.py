@@ -77,6 +77,32 @@ class Undone:
     """The inverse of the undo: each step checks the file is still as the undo left it."""
 
 
+@dataclass(frozen=True)
+class Emptied:
+    """What emptying the trash deleted, and how many changes of this session it took out of
+    reach of undo and redo (they needed an item deleted)."""
+
+    removed: tuple[trash.TrashEntry, ...]
+    no_undo: int = 0
+    """Changes left out of the undo history."""
+    no_redo: int = 0
+    """Undone changes left out of the redo history."""
+
+    @property
+    def message(self) -> str:
+        """`deleted 3 items for good · 2 earlier changes can no longer be undone`."""
+        said = [_counted(len(self.removed), "item", "deleted {} for good")]
+        if self.no_undo:
+            said.append(_counted(self.no_undo, "earlier change", "{} can no longer be undone"))
+        if self.no_redo:
+            said.append(_counted(self.no_redo, "undone change", "{} can no longer be redone"))
+        return " · ".join(said)
+
+
+def _counted(count: int, noun: str, sentence: str) -> str:
+    return sentence.format(f"{count} {noun}{'s' if count != 1 else ''}")
+
+
 def _changed_since_undo(path: str) -> str:
     return f"{path} changed since the undo; nothing was redone, so that version stays as it is"
 
@@ -230,14 +256,42 @@ class Curator:
             self._history.append(redone)
             return self._after(f"redone: {undone.plan.name}", done.touched, previous, redone)
 
-    def empty_trash(self, entry_ids: list[str]) -> list[trash.TrashEntry]:
+    def empty_trash(self, entry_ids: list[str]) -> Emptied:
         """Delete these trash entries for good; never undoable, so it is not in the history.
 
+        The changes of this session whose undo (or redo) would take an item back from among
+        them can no longer be made: they leave the history, and the rest stay in order.
         Refused while an interrupted batch waits: finishing or rolling it back may need them.
         """
         with self._lock, tree_lock.hold(self.store.root):
             journal.refuse_if_pending(self.store.root)
-            return self.store.remove_from_trash(entry_ids)
+            before = plans.TrashView(self.store.root)
+            needs = {
+                id(step): before.needed(plan)
+                for step, plan in [
+                    *((applied, applied.inverse) for applied in self._history),
+                    *((undone, undone.redo) for undone in self._redo),
+                ]
+            }
+            removed = self.store.remove_from_trash(entry_ids)
+            gone = {entry.id for entry in removed}
+            after = plans.TrashView(self.store.root)
+
+            def lost(step: object, plan: plans.Plan) -> bool:
+                # Another entry may hold the very same bytes: then the step still finds them.
+                return bool(needs[id(step)] & gone) and after.missing(plan)
+
+            history = [a for a in self._history if not lost(a, a.inverse)]
+            redo = [u for u in self._redo if not lost(u, u.redo)]
+            kept = {id(applied) for applied in history}
+            for applied in self._history:
+                if id(applied) not in kept:
+                    self._index_writes.pop(id(applied), None)
+            emptied = Emptied(
+                tuple(removed), len(self._history) - len(history), len(self._redo) - len(redo)
+            )
+            self._history, self._redo = history, redo
+            return emptied
 
     def _checked_redo(self, redo: plans.Plan) -> plans.Plan:
         """The redo plan with each trashing step tied to the bytes the undo left, so a redo
