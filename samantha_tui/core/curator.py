@@ -103,6 +103,15 @@ def _counted(count: int, noun: str, sentence: str) -> str:
     return sentence.format(f"{count} {noun}{'s' if count != 1 else ''}")
 
 
+class UndoConflict(ConflictError):
+    """An undo refused because a file it puts back changed on disk since the change was made;
+    `plan` is the undo, for `Curator.undo_over_theirs`."""
+
+    def __init__(self, path: str, plan: plans.Plan) -> None:
+        super().__init__(path)
+        self.plan = plan
+
+
 def _changed_since_undo(path: str) -> str:
     return f"{path} changed since the undo; nothing was redone, so that version stays as it is"
 
@@ -220,7 +229,11 @@ class Curator:
             )
 
     def undo(self) -> Outcome:
-        """Reverse the newest change of this session not yet undone."""
+        """Reverse the newest change of this session not yet undone.
+
+        UndoConflict (with the undo's plan) when a file it puts back changed on disk since:
+        nothing is written, and `undo_over_theirs` is the way on.
+        """
         # The change and the index patch after it are one hold of the tree: no writer between.
         with self._lock, tree_lock.hold(self.store.root):
             if not self._history:
@@ -228,12 +241,43 @@ class Curator:
             applied = self._history[-1]
             previous = plans.records_under(self.store, applied.inverse)
             inverse = plans.with_trash_ids_now(self.store, applied.inverse)
-            done = plans.apply(self.store, inverse, reindex=False)
+            try:
+                done = plans.apply(self.store, inverse, reindex=False)
+            except ConflictError as error:
+                raise UndoConflict(error.path, applied.inverse) from None
             self._history.pop()
             self._redo.append(Undone(applied.plan, self._checked_redo(done.inverse)))
             put_back = self._put_back_indexes(self._index_writes.pop(id(applied), []))
             name = f"undone: {applied.plan.name}"
             return self._after(name, done.touched, previous, skip=put_back)
+
+    def undo_over_theirs(self, undo: plans.Plan) -> Outcome:
+        """The undo a conflict refused, written over the files as they are now ("write mine
+        over theirs"); `undo` is the plan the conflict named, and must still be the next undo.
+
+        It is then a change of its own: the next undo puts their version back, the one after
+        goes on to the older changes.
+        """
+        with self._lock, tree_lock.hold(self.store.root):
+            if not self._history or self._history[-1].inverse is not undo:
+                raise StoreError(
+                    "that undo is no longer the next one (another change came since); "
+                    "nothing was written, press u again"
+                )
+            applied = self._history[-1]
+            self.absorb(op.path for op in undo.operations)
+            previous = plans.records_under(self.store, undo)
+            inverse = plans.with_trash_ids_now(self.store, undo)
+            ops = tuple(plans.over_current(self.store, op) for op in inverse.operations)
+            done = plans.apply(self.store, plans.Plan(inverse.name, ops), reindex=False)
+            self._history.pop()
+            self._redo.clear()
+            put_back = self._put_back_indexes(self._index_writes.pop(id(applied), []))
+            over = plans.Plan(f"{applied.plan.name} undone over their version")
+            made = plans.Applied(over, done.inverse, done.touched)
+            self._history.append(made)
+            name = f"undone over their version: {applied.plan.name}"
+            return self._after(name, done.touched, previous, made, skip=put_back)
 
     def redo(self) -> Outcome:
         """Make again the change undone last; refused, with nothing written, when a file it
@@ -323,11 +367,12 @@ class Curator:
     def overwrite(self, plan: plans.Plan) -> Outcome:
         """Apply a plan a conflict refused, over the files as they are now ("keep mine").
 
-        Only the keys the plan sets or removes change; the version it replaces is one undo away.
+        Only the keys the plan sets or removes change (a step that puts whole bytes back
+        replaces what is there now); the version it replaces is one undo away.
         """
         with self._lock:
             self.absorb(op.path for op in plan.operations)
-            ops = tuple(dataclasses.replace(op, expected=None) for op in plan.operations)
+            ops = tuple(plans.over_current(self.store, op) for op in plan.operations)
             return self.apply(plans.Plan(plan.name, ops))
 
     def absorb(self, paths: Iterable[str]) -> Outcome:

@@ -610,6 +610,19 @@ class TrashView:
         return self._digests[entry.id]
 
 
+def over_current(store: Store, op: Operation) -> Operation:
+    """The step made against its file as it is now, for a change a conflict refused and the
+    person chose to write anyway: an edit against the store's record (taken in just before),
+    a whole-bytes write or an index write against the digest the file has now."""
+    if op.action == "edit":
+        return dataclasses.replace(op, expected=None)
+    if op.action in ("write", "index"):
+        now = journal.content_digest(store.safe_path(op.path))
+        # A write whose file is gone is refused as gone when it runs, never as a conflict.
+        return dataclasses.replace(op, expected=now if op.action == "index" else now or "")
+    return op
+
+
 def run_operation(store: Store, op: Operation) -> Operation:
     """Do one operation and return the operation that undoes it.
 
