@@ -41,6 +41,7 @@ from .reading import Reading
 from .screens import help as help_screen
 from .screens.help import HelpScreen
 from .screens.live_screen import LiveScreen
+from .screens.notices import NoticesScreen
 from .screens.recover import offer_recovery
 from .searching import Searching
 from .sort_order import Sorting
@@ -391,6 +392,14 @@ class SamanthaApp(
     @on(notices.Raised)
     def _notice_raised(self, message: notices.Raised) -> None:
         self.notices.show(message.kind, message.notification)
+        for screen in self.screen_stack:
+            if isinstance(screen, NoticesScreen):
+                screen.show_log()
+
+    def action_open_notices(self) -> None:
+        """`N`: this session's notices, newest first; pressing it there again does nothing."""
+        if not isinstance(self.screen, NoticesScreen):
+            self.push_screen(NoticesScreen(self.notices.log))
 
     def clear_notifications(self) -> None:
         super().clear_notifications()

@@ -266,6 +266,15 @@ APP_KEYS: tuple[Key, ...] = (
         aliases=("statistics", "counts", "chart", "numbers"),
     ),
     Key(
+        id="view.notices",
+        keys="N",
+        action="open_notices",
+        description="Notices",
+        palette="view: notices",
+        help="Every notice of this session, newest first, to read again after its toast went",
+        aliases=("log", "messages", "history"),
+    ),
+    Key(
         id="view.reload",
         keys="ctrl+r",
         action="reload",

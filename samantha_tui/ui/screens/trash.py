@@ -258,14 +258,14 @@ class TrashScreen(LiveScreen):
     @background(thread=True, exclusive=True, group="trash-empty")
     def empty_entries(self, entry_ids: list[str]) -> None:
         try:
-            removed = self.app.curator.empty_trash(entry_ids)
+            emptied = self.app.curator.empty_trash(entry_ids)
         except StoreError as error:
             self.app.call_from_thread(
                 self.notify, str(error), title="Nothing more was deleted", severity="error"
             )
             return
-        said = f"deleted {len(removed)} item{'s' if len(removed) != 1 else ''} for good"
-        self.app.call_from_thread(self.notify, said, timeout=4)
+        timeout = 8 if emptied.no_undo or emptied.no_redo else 4
+        self.app.call_from_thread(self.notify, emptied.message, timeout=timeout, markup=False)
         self.app.call_from_thread(self.read_trash)
 
     def action_close(self) -> None:
