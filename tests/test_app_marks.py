@@ -154,6 +154,24 @@ async def test_escape_clears_the_search_first_then_the_marks(root: Path) -> None
         assert "marked" not in _status(app)
 
 
+async def test_escape_in_the_preview_goes_back_to_the_list_before_clearing_marks(
+    root: Path,
+) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("space")
+        app.preview.focus()
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.focused is app.table
+        assert app.table.marked_keys == [A], "the first Esc only leaves the preview"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.table.marks == frozenset()
+
+
 async def test_marks_stay_with_their_tab_and_a_vanished_memory_drops_its_mark(
     root: Path,
 ) -> None:

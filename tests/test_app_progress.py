@@ -42,6 +42,8 @@ class Gate:
     test can act while the batch is surely still running, however slow the machine."""
 
     def __init__(self) -> None:
+        self.undo: Gate | None = None
+        """The same hold for the restores of an undo (set by the fixture)."""
         self.armed = False
         self.calls = 0
         self._open = threading.Event()
@@ -57,17 +59,25 @@ class Gate:
 
 @pytest.fixture
 def slow_trash(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
-    real = Store.trash
+    real, real_restore = Store.trash, Store.restore
     gate = Gate()
+    gate.undo = undo = Gate()
 
     def slow(self: Store, rel: str):
         time.sleep(STEP)
         gate.passing()
         return real(self, rel)
 
+    def slow_restore(self: Store, entry_id: str):
+        time.sleep(STEP)
+        undo.passing()
+        return real_restore(self, entry_id)
+
     monkeypatch.setattr(Store, "trash", slow)
+    monkeypatch.setattr(Store, "restore", slow_restore)
     yield gate
     gate.release()  # never a worker left waiting after its test
+    undo.release()
 
 
 def panel_of(app: SamanthaApp) -> ProgressPanel:
@@ -116,10 +126,13 @@ async def test_a_slow_batch_shows_counts_after_half_a_second_and_the_list_still_
         assert not panel.shown
         assert not app.busy
         assert app.curator.tree.memories == ()
-        # Its undo is as long, and shows its own counts.
+        # Its undo is as long (held halfway as the batch was), and shows its own counts.
+        assert slow_trash.undo is not None
+        slow_trash.undo.armed = True
         app.action_undo()
         await until(pilot, lambda: panel.shown)
         assert re.match(rf"Restoring \d+ of {COUNT} from the trash…", panel.said), panel.said
+        slow_trash.undo.release()
         await settle(pilot)
         assert not panel.shown and len(app.curator.tree.memories) == COUNT
 

@@ -60,12 +60,12 @@ def says_gone(message: str) -> bool:
 
 
 def refusals(app: SamanthaApp) -> list[str]:
-    return [message for title, message in app.notices if title == "Nothing was written"]
+    return [message for title, message in app.seen_notices if title == "Nothing was written"]
 
 
 def new_app(root: Path) -> SamanthaApp:
     app = SamanthaApp(root, lambda: TODAY)
-    app.notices = record_notices(app)
+    app.seen_notices = record_notices(app)
     return app
 
 
@@ -180,7 +180,7 @@ async def test_c_on_a_memory_another_program_deleted_says_so_and_drops_it(root: 
         (root / A).unlink()
         await pilot.press("c")
         await settle(pilot)
-        assert any(says_gone(m) for m in refusals(app)), app.notices
+        assert any(says_gone(m) for m in refusals(app)), app.seen_notices
         assert not (root / A).exists()
         assert A not in [row.key for row in app.table.rows], "the list takes the deletion in"
         assert app.is_running
@@ -197,7 +197,7 @@ async def test_a_form_whose_file_is_deleted_meanwhile_writes_nothing(root: Path)
         (root / A).unlink()
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert any(says_gone(m) for m in refusals(app)), app.notices
+        assert any(says_gone(m) for m in refusals(app)), app.seen_notices
         assert not (root / A).exists()
         assert not isinstance(app.screen, MemoryForm), "no form for a memory that has gone"
         assert A not in [row.key for row in app.table.rows]
@@ -330,10 +330,11 @@ async def test_a_watched_tree_folder_removed_leaves_the_app_running_and_writing_
         await pilot.pause(0.3)  # the watcher is running once the first scan is shown
         shutil.rmtree(root)
         for _ in range(80):
-            if any("Stopped watching" in message for _, message in app.notices):
+            if any("Stopped watching" in message for _, message in app.seen_notices):
                 break
             await pilot.pause(0.1)
-        assert any("no longer exists" in message for _, message in app.notices), app.notices
+        said = app.seen_notices
+        assert any("no longer exists" in message for _, message in said), said
         await pilot.press("c", "d", "y", "r")
         await pilot.pause(0.5)
         assert app.is_running and not root.exists()
@@ -484,7 +485,7 @@ async def test_the_trash_screen_lists_damaged_entries_and_never_restores_them(
         assert "outside the memory folders" in fields
         await pilot.press("r")
         await settle(pilot)
-        assert any("cannot be restored" in message for _, message in app.notices)
+        assert any("cannot be restored" in message for _, message in app.seen_notices)
         assert snapshot(damaged_trash) == before
         assert app.is_running
 

@@ -72,9 +72,12 @@ class Marking:
             self.show_mark_count()
 
     def action_escape_list(self) -> None:
-        """Esc: the first press clears a search (marks kept); the next clears the marks."""
+        """Esc: the first press clears a search (marks kept); from the preview it goes back to
+        the list; then it clears the marks."""
         if self.search_bar.display:
             self.action_clear_search()
+        elif self.focused is not self.table:
+            self.set_focus(self.table)
         elif self.table.marks:
             count = len(self.table.marks)
             self.table.clear_marks()
