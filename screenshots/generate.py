@@ -32,6 +32,10 @@ SHOTS = (
     ("stats", ("s",), SIZE),
     ("index-plan", ("r",), SIZE),
     ("small", (), (80, 24)),
+    ("reader", ("down", "down", "enter"), SIZE),
+    ("sort", ("2", "S"), SIZE),
+    ("bulk-form", ("space", "space", "space", "e"), SIZE),
+    ("drift", ("i",), SIZE),
     # Last: it deletes a memory from the copy of the demo every shot shares.
     ("trash", ("d", "y", "t"), SIZE),
 )
@@ -71,7 +75,11 @@ def main(out: str = "screenshots") -> int:
         config = Path(tmp) / "config.toml"
         config.write_text("[watch]\nenabled = false\n", encoding="utf-8")
         os.environ["SAMANTHA_TUI_CONFIG"] = str(config)
+        state = Path(tmp) / "state.json"
+        os.environ["SAMANTHA_TUI_STATE"] = str(state)
         for name, keys, size in SHOTS:
+            # Each shot starts as a first run: no tab or sort remembered from the one before.
+            state.unlink(missing_ok=True)
             svg = folder / f"{name}.svg"
             asyncio.run(shoot(root, keys, size, svg))
             if shutil.which("rsvg-convert"):

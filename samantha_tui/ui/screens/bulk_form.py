@@ -17,13 +17,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, Select, Static
+from textual.widgets import Input, Label, Select, Static
 
 from ...core import bulk_edits, fields, schema
 from ...core.bulk_edits import BulkChange
 from ...core.fields import FieldError, Vocabulary
 from ...core.model import Kind, Memory
 from ..visible_text import shown
+from ..widgets.fitted_footer import FittedFooter
 from ..widgets.safe_select import SafeSelect
 from .dismiss_once import DismissOnce
 from .memory_form import DiscardQuestion
@@ -83,7 +84,7 @@ class BulkForm(DismissOnce, Screen[BulkChange | None]):
             yield from self._input("topics-remove", "Remove topics", "old-tag")
             yield from self._input("topics-set", "Set topics", "replaces every memory's topics")
         yield Static(id="bulk-preview")
-        yield Footer()
+        yield FittedFooter()
 
     def _line(self, key: str, label: str, control: Any) -> ComposeResult:
         with Horizontal(classes="form-line"):

@@ -13,12 +13,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Markdown, Static
 
 from ...core.model import Memory
 from ...core.project_files import ProjectFile, project_files
 from ..markdown_source import markdown_source
 from ..visible_text import shown, visible
+from ..widgets.fitted_footer import FittedFooter
 from ..widgets.plain_lines import PlainLines
 from ..widgets.preview import fields_table, problem_lines, without_title
 from .live_screen import LiveScreen
@@ -81,7 +82,7 @@ class ReaderScreen(LiveScreen):
             yield Markdown(id="reader-body")
             yield Vertical(id="reader-notes")
         yield PlainLines(id="reader-plain")
-        yield Footer()
+        yield FittedFooter()
 
     async def on_mount(self) -> None:
         self.query_one("#reader-banner", Static).display = False
