@@ -1,8 +1,11 @@
 """The curator's Textual app: tabs per memory kind, a list, a preview and a status line.
 
-The app is assembled from three parts, each in its own module: searching (the `/` box and the jump
-palette), editing (every change a person makes, undo and conflicts) and live files (the watcher
-and the indexes' state). This module lays out the screen, loads the tree and shows lists.
+The app is assembled from parts, each in its own module: key bursts (keys held while focus moves),
+marking (marks per tab and what they act on), searching (the `/` box and the jump palette),
+sorting (each tab's order), editing (every change a person makes, undo, redo and conflicts),
+reading (the reader, copy path, open folder), live files (the watcher and the indexes' state),
+work progress and the ordered queue of changes. This module lays out the screen, loads the tree
+and shows lists.
 """
 
 from __future__ import annotations
