@@ -14,33 +14,12 @@ from samantha_tui.core.curator import Curator
 from samantha_tui.core.model import Kind
 from samantha_tui.core.store import Store
 from tests.conftest import ST, TODAY, make_tree
-
-ONE = f"{ST}/2026-06-01_one.md"
-TWO = f"{ST}/2026-06-02_two.md"
-
-
-def text(extra: str = "") -> str:
-    return f"---\ndate: 2026-06-01\ntopics: [ci, testing]\n{extra}---\n\n# One\n\nBody.\n"
+from tests.curating import ONE, TWO, index_clean, on_disk, ready, text
 
 
 @pytest.fixture
 def curator(tree) -> Curator:
-    store = tree({ONE: text("importance: medium\n"), TWO: text()})
-    cur = Curator(store)
-    cur.load()
-    cur.build_search()
-    cur.reindex()
-    return cur
-
-
-def on_disk(cur: Curator, rel: str) -> bytes:
-    return (cur.store.root / rel).read_bytes()
-
-
-def index_clean(cur: Curator) -> bool:
-    fresh = Store(cur.store.root, lambda: TODAY)
-    fresh.scan()
-    return not Curator(fresh).drift().drifted
+    return ready(tree({ONE: text("importance: medium\n"), TWO: text()}))
 
 
 def test_toggle_critical_writes_one_line_and_keeps_indexes_clean(curator: Curator) -> None:

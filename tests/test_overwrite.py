@@ -14,11 +14,9 @@ from samantha_tui.core.plan import Operation, Plan
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.conflict import ConflictScreen
 from tests.conftest import ST, TODAY, make_tree
+from tests.curating import ONE, TWO, on_disk, ready
 
 from .pilot import ALPHA, memory, reindexed, settle
-
-ONE = f"{ST}/2026-06-01_one.md"
-TWO = f"{ST}/2026-06-02_two.md"
 
 
 def text(extra: str = "") -> str:
@@ -29,15 +27,7 @@ def text(extra: str = "") -> str:
 
 @pytest.fixture
 def curator(tree) -> Curator:
-    cur = Curator(tree({ONE: text(), TWO: text()}))
-    cur.load()
-    cur.build_search()
-    cur.reindex()
-    return cur
-
-
-def on_disk(cur: Curator, rel: str) -> bytes:
-    return (cur.store.root / rel).read_bytes()
+    return ready(tree({ONE: text(), TWO: text()}))
 
 
 def theirs_over(cur: Curator, rel: str) -> bytes:

@@ -11,34 +11,13 @@ from samantha_tui.core import edits, trash
 from samantha_tui.core.atomic import StoreError
 from samantha_tui.core.curator import Curator
 from samantha_tui.core.plan import Operation, Plan
-from samantha_tui.core.store import Store
-from tests.conftest import ST, TASKS, TODAY
-
-ONE = f"{ST}/2026-06-01_one.md"
-TWO = f"{ST}/2026-06-02_two.md"
-
-
-def text(extra: str = "") -> str:
-    return f"---\ndate: 2026-06-01\ntopics: [ci, testing]\n{extra}---\n\n# One\n\nBody.\n"
+from tests.conftest import ST, TASKS
+from tests.curating import ONE, TWO, index_clean, on_disk, ready, text
 
 
 @pytest.fixture
 def curator(tree) -> Curator:
-    cur = Curator(tree({ONE: text("importance: medium\n"), TWO: text()}))
-    cur.load()
-    cur.build_search()
-    cur.reindex()
-    return cur
-
-
-def on_disk(cur: Curator, rel: str) -> bytes:
-    return (cur.store.root / rel).read_bytes()
-
-
-def index_clean(cur: Curator) -> bool:
-    fresh = Store(cur.store.root, lambda: TODAY)
-    fresh.scan()
-    return not Curator(fresh).drift().drifted
+    return ready(tree({ONE: text("importance: medium\n"), TWO: text()}))
 
 
 def test_redo_makes_the_undone_edit_again_to_the_byte(curator: Curator) -> None:

@@ -9,6 +9,7 @@ from samantha_tui.core import edits
 from samantha_tui.core.atomic import StoreError
 from samantha_tui.core.curator import Curator, Emptied
 from tests.conftest import ST
+from tests.curating import on_disk, ready
 
 A = f"{ST}/2026-06-01_alpha.md"
 B = f"{ST}/2026-06-02_beta.md"
@@ -21,15 +22,7 @@ def text(title: str, extra: str = "") -> str:
 
 @pytest.fixture
 def curator(tree) -> Curator:
-    cur = Curator(tree({A: text("Alpha"), B: text("Beta"), C: text("Gamma")}))
-    cur.load()
-    cur.build_search()
-    cur.reindex()
-    return cur
-
-
-def on_disk(cur: Curator, rel: str) -> bytes:
-    return (cur.store.root / rel).read_bytes()
+    return ready(tree({A: text("Alpha"), B: text("Beta"), C: text("Gamma")}))
 
 
 def every_entry(cur: Curator) -> list[str]:

@@ -99,18 +99,11 @@ def readonly_text(key: str, value: Any) -> str:
 
 
 def _plain(value: Any) -> str:
-    """A file's value as the text a person would type for it."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dt.datetime):
-        return value.isoformat(sep=" ")
-    if isinstance(value, dt.date):
-        return value.isoformat()
+    """A file's value as the text a person would type for it: a list as its items (`a, b`, as
+    the form's list fields take them), anything else as frontmatter writes it."""
     if isinstance(value, list):
-        return ", ".join(_plain(item) for item in value)
-    return str(value)
+        return ", ".join(written(item) for item in value)
+    return written(value)
 
 
 def raw_value(spec: FieldSpec, value: Any) -> str:

@@ -6,7 +6,7 @@ cursor follows, so Esc comes back to the row last read.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.console import Group
 from rich.text import Text
@@ -21,7 +21,7 @@ from ..markdown_source import markdown_source
 from ..visible_text import shown, visible
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.plain_lines import PlainLines
-from ..widgets.preview import fields_table, problem_lines, without_title
+from ..widgets.preview import above_body, without_title
 from .live_screen import LiveScreen
 
 if TYPE_CHECKING:
@@ -109,11 +109,7 @@ class ReaderScreen(LiveScreen):
         head = shown(memory.title, style="bold")
         head.append(f"\n{memory.kind.label} · {visible(memory.path)}", style="dim")
         self.query_one("#reader-head", Static).update(head)
-        parts: list[Any] = []
-        if memory.problems:
-            parts.append(problem_lines(memory.problems))
-        if memory.frontmatter or memory.companions:
-            parts.append(fields_table(memory))
+        parts = above_body(memory)
         fields = self.query_one("#reader-fields", Static)
         fields.update(Group(*parts))
         fields.display = bool(parts)

@@ -108,11 +108,7 @@ class Preview(VerticalScroll):
         head = shown(memory.title, style="bold")
         head.append(f"\n{visible(memory.path)}", style="dim")
         self.query_one("#preview-head", Static).update(head)
-        parts: list[Any] = []
-        if memory.problems:
-            parts.append(problem_lines(memory.problems))
-        if memory.frontmatter or memory.companions:
-            parts.append(fields_table(memory))
+        parts = above_body(memory)
         fields = self.query_one("#preview-fields", Static)
         fields.update(Group(*parts))
         fields.display = bool(parts)
@@ -129,3 +125,13 @@ class Preview(VerticalScroll):
         fields.update(shown(message, multi_line=True))
         fields.display = bool(message)
         self.query_one("#preview-body", Markdown).display = False
+
+
+def above_body(memory: Memory) -> list[Any]:
+    """What the preview and the reader show above a memory's body: its problems, its fields."""
+    parts: list[Any] = []
+    if memory.problems:
+        parts.append(problem_lines(memory.problems))
+    if memory.frontmatter or memory.companions:
+        parts.append(fields_table(memory))
+    return parts
