@@ -30,6 +30,7 @@ at the end, and `q` is counted rather than quitting, since ending the app is wha
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import string
 import subprocess
@@ -59,8 +60,6 @@ from samantha_tui.ui.screens import bootstrap
 from samantha_tui.ui.screens.button_choices import ButtonChoices
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.memory_form import DiscardQuestion
-
-from .conftest import TODAY
 
 ANSWER_WITHIN = 60.0
 """Seconds; an app that takes longer to take in a burst, or to finish its work after one, has
@@ -131,9 +130,9 @@ def weighted_pool(
     return dict(sorted(weights.items()))
 
 
-def screen_pool(screen: Screen[Any], **weights: int) -> dict[str, int]:
+def screen_pool(live: Screen[Any], **weights: int) -> dict[str, int]:
     """The pool for a live screen: the keys of the screen and of every widget on it."""
-    owners = {type(screen), *(type(node) for node in screen.walk_children(with_self=False))}
+    owners = {type(live), *(type(node) for node in live.walk_children(with_self=False))}
     return weighted_pool(sorted(bound_keys(owners)), **weights)
 
 
@@ -220,10 +219,9 @@ async def quiesce(pilot) -> None:
     async def quiet() -> None:
         idle_rounds = 0
         while idle_rounds < 2:
-            try:
+            # A search replaced by a newer one ends cancelled: wait again, for the newer one.
+            with contextlib.suppress(WorkerCancelled):
                 await app.workers.wait_for_complete()
-            except WorkerCancelled:
-                pass  # a search replaced by a newer one: wait for the newer one
             await pilot.pause()
             if _busy(app):
                 idle_rounds = 0
