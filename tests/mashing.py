@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import random
 import string
 import subprocess
@@ -366,7 +367,8 @@ def regenerated(before: dict[str, bytes], where: Path) -> dict[str, bytes]:
         path = where / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
-    assert main(["index", "--tree", str(where)]) == 0
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["index", "--tree", str(where)]) == 0
     return {rel: data for rel, data in snapshot(where).items() if is_index(rel)}
 
 
@@ -451,6 +453,7 @@ class Run:
     reopened: int = 0
     on_screen: int = 0
     """Bursts that began on the screen under test (not on something opened over it)."""
+    screens: set[str] = field(default_factory=set)
 
     def figures(self, recorder: Recorder, gate: WorkerGate, quits: list[None], box: Sandbox) -> str:
         bursts = -(-len(self.keys) // self.batch)
@@ -458,7 +461,8 @@ class Run:
             f"{len(self.keys)} keys in {bursts} bursts, {self.on_screen} began on the screen, "
             f"reopened {self.reopened} times: {len(recorder.applied)} changes applied, "
             f"{len(recorder.undone)} undone, {gate.held} workers held, {len(quits)} quits "
-            f"counted, {len(box.exports)} exports recorded"
+            f"counted, {len(box.exports)} exports recorded; bursts ended on "
+            f"{', '.join(sorted(self.screens))}"
         )
 
 
@@ -466,26 +470,41 @@ def stack_names(app: SamanthaApp) -> tuple[str, ...]:
     return tuple(type(screen).__name__ for screen in app.screen_stack)
 
 
+async def back_to(pilot, is_top: Callable[[SamanthaApp], bool]) -> None:
+    """Close, by type, what was opened over the screen under test (if it is still open)."""
+    app: SamanthaApp = pilot.app
+    for _ in range(WAY_BACK):
+        if is_top(app) or len(app.screen_stack) == 1:
+            return
+        top = app.screen
+        _closed_by_type(app, top)
+        await quiesce(pilot)
+        assert top not in app.screen_stack, f"{top!r} did not close"
+
+
 async def mash_on(
     pilot,
     run: Run,
     gate: WorkerGate,
     recorder: Recorder,
-    is_there: Callable[[SamanthaApp], bool],
     is_top: Callable[[SamanthaApp], bool],
-    opener: Opener,
+    opener: Opener | None,
 ) -> None:
-    """Send the run's keys in bursts; before each, open the screen again when the keys took the
-    app away from it (`is_there`: the screen is open somewhere in the stack)."""
+    """Send the run's keys in bursts, each beginning on the screen under test (`is_top`): what
+    the last burst opened over it is closed, and when the keys closed it, `opener` opens it
+    again. Without an opener the keys roam: each burst goes on where the last one ended."""
     app: SamanthaApp = pilot.app
     for start in range(0, len(run.keys), run.batch):
-        if not is_there(app):
-            await back_to_list(pilot)
-            await opener(pilot)
-            await quiesce(pilot)
-            assert is_there(app), f"the opener did not open it: {stack_names(app)}"
-            run.reopened += 1
+        if opener is not None and not is_top(app):
+            await back_to(pilot, is_top)
+            if not is_top(app):
+                await back_to_list(pilot)
+                await opener(pilot)
+                await quiesce(pilot)
+                assert is_top(app), f"the opener did not open it: {stack_names(app)}"
+                run.reopened += 1
         run.on_screen += is_top(app)
         await mash(pilot, run.keys[start : start + run.batch], gate)
         assert app.return_code is None and app.screen_stack, "the app ended"
         run.trace.append((stack_names(app), tuple(recorder.applied)))
+        run.screens.add(type(app.screen).__name__)

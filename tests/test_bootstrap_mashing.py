@@ -115,9 +115,8 @@ async def test_2000_keys_on_the_bootstrap_preview_crash_nothing_and_change_nothi
             run,
             gate,
             recorder,
-            is_there=lambda app: any(isinstance(s, BootstrapScreen) for s in app.screen_stack),
-            is_top=lambda app: isinstance(app.screen, BootstrapScreen),
-            opener=open_preview,
+            lambda app: isinstance(app.screen, BootstrapScreen),
+            open_preview,
         )
         assert app.is_running
         await back_to_list(pilot)
