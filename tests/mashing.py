@@ -268,7 +268,7 @@ async def mash(pilot, keys: list[str], gate: WorkerGate | None = None) -> None:
 # --- the way back --------------------------------------------------------------------------------
 
 
-def _closed_by_type(app: SamanthaApp, screen: Screen[Any]) -> None:
+def _closed_by_type(screen: Screen[Any]) -> None:
     """Close the top screen with the answer that changes nothing; a form's "Discard your
     changes?" is the one question answered yes (its input was the keys' own, never saved)."""
     if isinstance(screen, DiscardQuestion):
@@ -290,9 +290,9 @@ async def back_to_list(pilot) -> None:
         if len(app.screen_stack) == 1:
             break
         top = app.screen
-        _closed_by_type(app, top)
+        _closed_by_type(top)
         await quiesce(pilot)
-        assert app.screen is not top or top not in app.screen_stack, f"{top!r} did not close"
+        assert top not in app.screen_stack, f"{top!r} did not close"
     stack = [type(screen).__name__ for screen in app.screen_stack]
     assert len(app.screen_stack) == 1, f"still open after {WAY_BACK} closes: {stack}"
     if app.focused is not app.table:
@@ -477,7 +477,7 @@ async def back_to(pilot, is_top: Callable[[SamanthaApp], bool]) -> None:
         if is_top(app) or len(app.screen_stack) == 1:
             return
         top = app.screen
-        _closed_by_type(app, top)
+        _closed_by_type(top)
         await quiesce(pilot)
         assert top not in app.screen_stack, f"{top!r} did not close"
 
