@@ -20,7 +20,7 @@ from .pilot import reindexed
 
 A = f"{ST}/2026-06-10_alpha_rule.md"
 NEW = f"{ST}/2026-06-12_written_by_the_assistant.md"
-WAIT = 8.0
+WAIT = 60.0
 """Seconds a change may take to show; generous, as CI machines stall. The aim is under one."""
 
 

@@ -4,7 +4,9 @@ never for quick work, goes when the work ends, and the list still moves meanwhil
 from __future__ import annotations
 
 import re
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,22 +32,49 @@ def many(tmp_path: Path) -> Path:
     return reindexed(make_tree(tmp_path / "cerebrum", files))
 
 
+WAIT = 60.0
+"""Seconds a test waits at most for work to show or end: generous, for a loaded machine; what
+is asserted about the times (never before half a second) does not depend on it."""
+
+
+class Gate:
+    """Once armed, the trashing halfway through a batch waits until `release` (or WAIT), so a
+    test can act while the batch is surely still running, however slow the machine."""
+
+    def __init__(self) -> None:
+        self.armed = False
+        self.calls = 0
+        self._open = threading.Event()
+
+    def passing(self) -> None:
+        self.calls += 1
+        if self.armed and self.calls > COUNT // 2:
+            self._open.wait(WAIT)
+
+    def release(self) -> None:
+        self._open.set()
+
+
 @pytest.fixture
-def slow_trash(monkeypatch: pytest.MonkeyPatch) -> None:
+def slow_trash(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
     real = Store.trash
+    gate = Gate()
 
     def slow(self: Store, rel: str):
         time.sleep(STEP)
+        gate.passing()
         return real(self, rel)
 
     monkeypatch.setattr(Store, "trash", slow)
+    yield gate
+    gate.release()  # never a worker left waiting after its test
 
 
 def panel_of(app: SamanthaApp) -> ProgressPanel:
     return app.screen.query_one(ProgressPanel)
 
 
-async def until(pilot, condition, limit: float = 10.0) -> float:
+async def until(pilot, condition, limit: float = WAIT) -> float:
     """Wait until condition() holds; the seconds it took."""
     began = time.monotonic()
     while not condition():
@@ -61,13 +90,14 @@ def counted(said: str) -> int:
 
 
 async def test_a_slow_batch_shows_counts_after_half_a_second_and_the_list_still_moves(
-    tmp_path: Path, slow_trash: None
+    tmp_path: Path, slow_trash: Gate
 ) -> None:
     app = SamanthaApp(many(tmp_path), lambda: TODAY)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         panel = panel_of(app)
         assert not panel.shown
+        slow_trash.armed = True
         app.change(lambda: edits.delete(list(app.curator.tree.memories)))
         waited = await until(pilot, lambda: panel.shown)
         assert waited >= SHOW_AFTER - 0.05  # never at once: quick work must not flash
@@ -79,6 +109,7 @@ async def test_a_slow_batch_shows_counts_after_half_a_second_and_the_list_still_
         await pilot.pause(0.05)
         assert app.busy and panel.shown, "the batch ended before the key was tried"
         assert app.table.cursor == before + 1
+        slow_trash.release()
         # The counts move on as the steps land.
         await until(pilot, lambda: not panel.shown or counted(panel.said) > first)
         await settle(pilot)
@@ -117,7 +148,7 @@ async def test_quick_work_never_shows_the_bar(
         assert not panel_of(app).shown and not app.busy
 
 
-async def test_a_screen_over_the_list_shows_the_work_too(tmp_path: Path, slow_trash: None) -> None:
+async def test_a_screen_over_the_list_shows_the_work_too(tmp_path: Path, slow_trash: Gate) -> None:
     app = SamanthaApp(many(tmp_path), lambda: TODAY)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)

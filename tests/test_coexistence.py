@@ -348,7 +348,7 @@ async def test_with_the_watcher_on_the_workers_writes_survive_the_persons_change
             await asyncio.sleep(0.3)
             app.toggle_critical_of(MEMO)  # the person's own change, while the worker writes
             await asyncio.sleep(0.4)
-        deadline = asyncio.get_running_loop().time() + 8
+        deadline = asyncio.get_running_loop().time() + 60  # generous: stops once all are shown
         while asyncio.get_running_loop().time() < deadline:
             shown = {m.path for m in app.curator.tree.memories}
             if all(f"{ST}/{name}" in shown for name in written):

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input
+from rich.console import Console
+from textual.widgets import Input, Static
 
 from samantha_tui.settings import Settings
 from samantha_tui.ui.app import SamanthaApp
@@ -59,6 +61,7 @@ async def test_main_help_keeps_its_sections_names_the_tab_and_explains_the_marke
         ("b", "Bootstrap preview", {"x": "Write the plan to a file (Markdown or JSON)"}, "Search"),
         ("t", "Trash", {"r  Enter": "Restore the selected file to where it came from"}, "Edit"),
         ("s", "Stats", {"r": "Regenerate indexes", "Esc": "Close"}, "Critical"),
+        ("enter", "Reader", {"n  ]": "Read the next memory of the list (also ])"}, "Delete"),
     ],
 )
 async def test_each_screen_lists_its_own_keys_and_only_the_app_keys_that_work_there(
@@ -139,3 +142,21 @@ async def test_f1_in_the_form_shows_its_help_and_closes_back_to_the_input(
         await pilot.pause()
         assert app.screen is form
         assert topics.value.endswith("?")
+
+
+async def test_the_bootstrap_help_explains_the_markers_of_its_list(demo_root: Path) -> None:
+    app = SamanthaApp(demo_root, lambda: TODAY)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("b")
+        await settle(pilot)
+        shown = await open_help(pilot)
+        markers = dict(dict(shown.page.notes)["Markers in the list"])
+        assert markers["≠"] == "The index and the file disagree (the preview says where)"
+        assert set(markers) == {"✗", "≠", "·"}
+        console = Console(width=120, record=True, file=io.StringIO())
+        for static in shown.query(Static):
+            console.print(static.content)
+        text = console.export_text()
+        assert "MARKERS IN THE LIST" in text
+        assert "≠" in text and "The index and the file disagree" in text

@@ -127,7 +127,7 @@ def test_empty_trash_deletes_exactly_the_entries_shown(curator: Curator) -> None
     curator.apply(edits.delete([curator.get(ONE)]))
     shown = [entry.id for entry in curator.store.trash_entries()]
     curator.apply(edits.delete([curator.get(TWO)]))
-    removed = curator.empty_trash(shown)
+    removed = curator.empty_trash(shown).removed
     assert [entry.path for entry in removed] == [ONE]
     assert [entry.path for entry in curator.store.trash_entries()] == [TWO]
 

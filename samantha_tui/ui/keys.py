@@ -91,6 +91,31 @@ APP_KEYS: tuple[Key, ...] = (
         aliases=("change", "modify", "frontmatter", "fields"),
     ),
     Key(
+        id="memory.read",
+        keys="enter",
+        action="read",
+        description="Read",
+        palette="memory: read full-screen",
+        help="Read the selected memory full-screen; in Problems, go to the file and field at fault",
+        key_display="Enter",
+    ),
+    Key(
+        id="memory.copy_path",
+        keys="y",
+        action="copy_path",
+        description="Copy path",
+        palette="memory: copy path",
+        help="Copy the selected memory's absolute path to the clipboard",
+    ),
+    Key(
+        id="memory.open_folder",
+        keys="O",
+        action="open_folder",
+        description="Open folder",
+        palette="memory: open folder",
+        help="Open the memory's folder with $SAMANTHA_TUI_OPEN, xdg-open or open",
+    ),
+    Key(
         id="memory.toggle_critical",
         keys="c",
         action="toggle_critical",
@@ -241,6 +266,15 @@ APP_KEYS: tuple[Key, ...] = (
         aliases=("statistics", "counts", "chart", "numbers"),
     ),
     Key(
+        id="view.notices",
+        keys="N",
+        action="open_notices",
+        description="Notices",
+        palette="view: notices",
+        help="Every notice of this session, newest first, to read again after its toast went",
+        aliases=("log", "messages", "history"),
+    ),
+    Key(
         id="view.reload",
         keys="ctrl+r",
         action="reload",
@@ -336,6 +370,8 @@ _NAMES = {
     "home": "Home",
     "end": "End",
     "tab": "Tab",
+    "left_square_bracket": "[",
+    "right_square_bracket": "]",
 }
 
 

@@ -82,12 +82,17 @@ class WorkFailed(Message):
 class Conflicted(Message):
     """A change was refused because its file changed on disk since it was read."""
 
-    def __init__(self, plan: Plan, path: str, reopen: object | None = None) -> None:
+    def __init__(
+        self, plan: Plan, path: str, reopen: object | None = None, undo: bool = False
+    ) -> None:
         super().__init__()
         self.plan = plan
         self.path = path
         self.reopen = reopen
         """What to bring back if the person cancels (a form and its input), or None."""
+        self.undo = undo
+        """The plan is an undo of this session's history (written over theirs by the
+        curator's own door for it)."""
 
 
 class FilesChanged(Message, bubble=False):

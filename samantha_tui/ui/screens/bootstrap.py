@@ -31,7 +31,7 @@ from ...core.bootstrap import (
     estimate_tokens,
     plan,
 )
-from ...core.bootstrap_markdown import render
+from ...core.bootstrap_markdown import DISAGREES, render
 from ...core.model import Tree
 from ..bootstrap_rows import (
     DISAGREEMENT_HELP,
@@ -94,6 +94,16 @@ class BootstrapScreen(LiveScreen):
         "bootstrap.toggle_critical": "Mark or unmark the selected memory as read every session",
         "bootstrap.export": "Write the plan to a file (Markdown or JSON)",
     }
+    HELP_NOTES = (
+        (
+            "Markers in the list",
+            (
+                ("✗", "Beyond the token budget: below the line where it runs out"),
+                (DISAGREES, "The index and the file disagree (the preview says where)"),
+                ("·", "Not loaded, though close: its reason says what it lacks"),
+            ),
+        ),
+    )
 
     BINDINGS = [
         Binding("escape", "close", "Close", id="bootstrap.close"),

@@ -3,7 +3,8 @@
 Any screen supplies its own: `HELP_TITLE` and `HELP_PURPOSE` say what it is for, and its keys are
 read from Textual's binding tables as they stand (the screen's, its focused widget's and the
 app's, with the settings file's overrides and without what check_action turns off), so a key
-shown is a key that works there. `HELP_KEYS` may give a longer meaning per binding id. The main
+shown is a key that works there. `HELP_KEYS` may give a longer meaning per binding id, and
+`HELP_NOTES` sections after the keys (the markers of its list). The main
 list's help is the app's own: every key by what it acts on, the list's keys and the markers.
 """
 
@@ -140,6 +141,7 @@ def screen_page(screen: Screen[object], fallback: HelpPage) -> HelpPage:
             (title, _rows(own)),
             ("Everywhere", _rows(everywhere)),
         ],
+        notes=tuple(getattr(screen, "HELP_NOTES", ())),
     )
 
 

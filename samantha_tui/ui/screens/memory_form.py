@@ -120,8 +120,6 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
         focus: str | None = None,
     ) -> None:
         super().__init__()
-        self._focus = focus
-        """The field to open on (a fix that needs the person's answer), else the first."""
         self.kind = kind
         self.memory = memory
         self.vocabulary = vocabulary
@@ -134,6 +132,9 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
         self._shown_file: str | None = None
         self._held: dict[str, str] = {}
         """Fields whose value holds control characters: shown escaped, saved exactly as read."""
+        keys = [spec.key for spec in self._specs]
+        self._first_focus = focus if focus in keys else keys[0]
+        """The field to open on (a problem's or a fix's field), else the first."""
 
     # --- building --------------------------------------------------------------------------------
 
@@ -244,8 +245,7 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
         for control in self.query(Input):
             control.validate(control.value)
         self._refresh_checks()
-        keys = [spec.key for spec in self._specs]
-        self._focus_field(self._focus if self._focus in keys else keys[0])
+        self._focus_field(self._first_focus)
 
     # --- reading the controls --------------------------------------------------------------------
 
@@ -355,6 +355,16 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
         if key == "project" and self._new_project_chosen():
             target = self.query_one("#field-project-new", Input)
         target.focus()
+
+    def focus_field(self, key: str) -> bool:
+        """Put the cursor in `key`'s field (a problem's field, say), now or once the form is
+        mounted; False when the form has no such field."""
+        if key not in {spec.key for spec in self._specs}:
+            return False
+        self._first_focus = key
+        if self.is_mounted:
+            self._focus_field(key)
+        return True
 
     def file_changed(self, memory: Memory | None) -> None:
         """Say that the file changed (None: was deleted) on disk while the form is open."""

@@ -85,9 +85,14 @@ class TrashScreen(LiveScreen):
     HELP_TITLE = "Trash"
     HELP_PURPOSE = (
         "What is in .ai/.trash/ and where each file came from. Restoring puts a file back where "
-        "it was and never overwrites anything."
+        "it was and never overwrites anything; a copy goes beside it as <name>_restored.md. "
+        "Emptying deletes for good, after asking: the one place the app really deletes files."
     )
-    HELP_KEYS = {"trash.restore": "Restore the selected file to where it came from"}
+    HELP_KEYS = {
+        "trash.restore": "Restore the selected file to where it came from",
+        "trash.restore_copy": "Restore it as a copy beside its place, never over a file",
+        "trash.empty": "Delete everything in the trash for good, after asking",
+    }
 
     BINDINGS = [
         Binding("r,enter", "restore", "Restore", id="trash.restore"),
@@ -253,14 +258,14 @@ class TrashScreen(LiveScreen):
     @background(thread=True, exclusive=True, group="trash-empty")
     def empty_entries(self, entry_ids: list[str]) -> None:
         try:
-            removed = self.app.curator.empty_trash(entry_ids)
+            emptied = self.app.curator.empty_trash(entry_ids)
         except StoreError as error:
             self.app.call_from_thread(
                 self.notify, str(error), title="Nothing more was deleted", severity="error"
             )
             return
-        said = f"deleted {len(removed)} item{'s' if len(removed) != 1 else ''} for good"
-        self.app.call_from_thread(self.notify, said, timeout=4)
+        timeout = 8 if emptied.no_undo or emptied.no_redo else 4
+        self.app.call_from_thread(self.notify, emptied.message, timeout=timeout, markup=False)
         self.app.call_from_thread(self.read_trash)
 
     def action_close(self) -> None:

@@ -15,9 +15,26 @@ from textual.widgets import Markdown, Static
 
 from ...core.frontmatter import render_field
 from ...core.model import Memory, Problem, Severity
+from ..markdown_source import markdown_source
 from ..visible_text import shown, visible, visible_lines
 
 MAX_VALUE_CHARS = 600
+PREVIEW_BODY_CHARS = 20_000
+"""Characters of a body the pane lays out as Markdown: Textual's Markdown widget takes seconds
+for a few tens of thousands, and a 1 MB body would hold the app for minutes. The reader
+(Enter) shows all of it."""
+
+
+def preview_part(text: str) -> str:
+    """The Markdown source the pane shows for a body: all of it, or its start and a note."""
+    if len(text) <= PREVIEW_BODY_CHARS:
+        return markdown_source(text)
+    cut = text.rfind("\n", 0, PREVIEW_BODY_CHARS)
+    cut = cut if cut > 0 else PREVIEW_BODY_CHARS
+    rest = len(text) - cut
+    return (
+        markdown_source(text[:cut]) + f"\n\n*… {rest:,} more characters: Enter reads them all.*\n"
+    )
 
 
 def format_value(value: Any) -> str:
@@ -103,8 +120,7 @@ class Preview(VerticalScroll):
         text = without_title(memory.body, memory.title)
         body.display = bool(text.strip())
         self.scroll_home(animate=False)
-        # Markdown source with its control characters escaped: the widget would paint them raw.
-        return body.update(visible_lines(text))
+        return body.update(preview_part(text))
 
     def show_message(self, title: str, message: str = "") -> None:
         self.shown = None

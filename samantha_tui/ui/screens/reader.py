@@ -1,0 +1,202 @@
+"""The reader (`Enter` on a list): one memory full-screen, its fields, its problems, its body, and
+for a project its notes.md and decisions.md. It follows the file: a change on disk shows at once,
+a deletion is said. `n`/`p` (or `]`/`[`) read the next or previous memory of the list, whose
+cursor follows, so Esc comes back to the row last read.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Group
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Footer, Markdown, Static
+
+from ...core.model import Memory
+from ...core.project_files import ProjectFile, project_files
+from ..markdown_source import markdown_source
+from ..visible_text import shown, visible
+from ..widgets.plain_lines import PlainLines
+from ..widgets.preview import fields_table, problem_lines, without_title
+from .live_screen import LiveScreen
+
+if TYPE_CHECKING:
+    from ..app import SamanthaApp
+
+MARKDOWN_LIMIT = 20_000
+"""Characters of a body drawn as Markdown; a longer one is shown as plain lines (see
+plain_lines.py: Textual's Markdown widget takes seconds per few tens of thousands)."""
+
+DELETED = "This file is no longer there: deleted or moved on disk. Esc goes back to the list."
+
+
+class ReaderScreen(LiveScreen):
+    """One memory, full-screen; all tree text goes in as Text or escaped Markdown source."""
+
+    HELP_TITLE = "Reader"
+    HELP_PURPOSE = (
+        "One memory full-screen: its fields, its problems and its body, and for a project its "
+        "notes.md and decisions.md. It follows the file: a change on disk shows at once."
+    )
+    HELP_KEYS = {
+        "reader.next": "Read the next memory of the list (also ])",
+        "reader.previous": "Read the previous memory of the list (also [)",
+        "reader.close": "Back to the list, on the row last read",
+    }
+
+    BINDINGS = [
+        Binding("escape,q", "close", "Back", id="reader.close"),
+        Binding("e", "edit", "Edit fields", id="reader.edit"),
+        Binding("n,right_square_bracket", "step(1)", "Next", id="reader.next", key_display="n"),
+        Binding(
+            "p,left_square_bracket", "step(-1)", "Previous", id="reader.previous", key_display="p"
+        ),
+        Binding("y", "copy_path", "Copy path", id="reader.copy_path"),
+        Binding("O", "open_folder", "Open folder", id="reader.open_folder"),
+        Binding("o", "open_editor", "Open in $EDITOR", show=False, id="reader.open_editor"),
+        Binding("space", "page(1)", "Page down", show=False, id="reader.page_down"),
+        Binding("shift+space", "page(-1)", "Page up", show=False, id="reader.page_up"),
+        Binding("j", "line(1)", "Down", show=False, id="reader.down"),
+        Binding("k", "line(-1)", "Up", show=False, id="reader.up"),
+    ]
+
+    def __init__(self, memory: Memory) -> None:
+        super().__init__()
+        self.memory: Memory | None = memory
+        self.path = memory.path
+        self.notes: list[ProjectFile] = []
+
+    @property
+    def samantha(self) -> SamanthaApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="reader-head")
+        yield Static(id="reader-banner")
+        with VerticalScroll(id="reader-scroll"):
+            yield Static(id="reader-fields")
+            yield Markdown(id="reader-body")
+            yield Vertical(id="reader-notes")
+        yield PlainLines(id="reader-plain")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        self.query_one("#reader-banner", Static).display = False
+        await self.show(self.memory)
+
+    @property
+    def scroller(self) -> VerticalScroll | PlainLines:
+        plain = self.query_one("#reader-plain", PlainLines)
+        return plain if plain.display else self.query_one("#reader-scroll", VerticalScroll)
+
+    # --- showing ---------------------------------------------------------------------------------
+
+    async def show(self, memory: Memory | None, keep_place: bool = False) -> None:
+        """Show `memory` (None: the file went away, and the last text stays, said so)."""
+        banner = self.query_one("#reader-banner", Static)
+        if memory is None:
+            banner.update(Text(DELETED, style="bold"))
+            banner.display = True
+            self.memory = None
+            return
+        banner.display = False
+        self.memory = memory
+        self.path = memory.path
+        head = shown(memory.title, style="bold")
+        head.append(f"\n{memory.kind.label} · {visible(memory.path)}", style="dim")
+        self.query_one("#reader-head", Static).update(head)
+        parts: list[Any] = []
+        if memory.problems:
+            parts.append(problem_lines(memory.problems))
+        if memory.frontmatter or memory.companions:
+            parts.append(fields_table(memory))
+        fields = self.query_one("#reader-fields", Static)
+        fields.update(Group(*parts))
+        fields.display = bool(parts)
+        scroll = self.query_one("#reader-scroll", VerticalScroll)
+        place = self.scroller.scroll_y if keep_place else 0
+        text = without_title(memory.body, memory.title)
+        body = self.query_one("#reader-body", Markdown)
+        plain = self.query_one("#reader-plain", PlainLines)
+        long_body = len(text) > MARKDOWN_LIMIT
+        plain.display = long_body
+        scroll.set_class(long_body, "-fields-only")
+        if long_body:
+            body.display = False
+            await body.update("")
+            plain.set_text(text)
+        else:
+            body.display = bool(text.strip())
+            await body.update(markdown_source(text))
+        self.notes = project_files(self.samantha.store, memory)
+        await self._show_notes()
+        self.scroller.focus()
+        self.scroller.scroll_to(y=place, animate=False)
+
+    async def _show_notes(self) -> None:
+        box = self.query_one("#reader-notes", Vertical)
+        await box.remove_children()
+        widgets = []
+        for note in self.notes:
+            head = Text(note.name, style="bold")
+            head.append(f"  {visible(note.path)}", style="dim")
+            if note.problem:
+                head.append(f"\n{visible(note.problem)}", style="yellow")
+            widgets.append(Static(head, classes="reader-note-head"))
+            if len(note.text) > MARKDOWN_LIMIT:
+                widgets.append(Static(shown(note.text, multi_line=True)))
+            elif note.text.strip():
+                widgets.append(Markdown(markdown_source(note.text), classes="reader-note"))
+        box.display = bool(widgets)
+        if widgets:
+            await box.mount_all(widgets)
+
+    def tree_changed(self, changed: tuple[str, ...]) -> None:
+        """The file changed on disk (or by an edit): show it again where the reading was."""
+        memory = self.samantha.curator.get(self.path)
+        if memory is self.memory:
+            return
+        self.run_worker(self.show(memory, keep_place=True), group="reader-show", exclusive=True)
+
+    # --- keys ------------------------------------------------------------------------------------
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_page(self, step: int) -> None:
+        scroller = self.scroller
+        if step > 0:
+            scroller.scroll_page_down(animate=False)
+        else:
+            scroller.scroll_page_up(animate=False)
+
+    def action_line(self, step: int) -> None:
+        scroller = self.scroller
+        if step > 0:
+            scroller.scroll_down(animate=False)
+        else:
+            scroller.scroll_up(animate=False)
+
+    def action_edit(self) -> None:
+        # The form opens over the reader: saving lands in the file, and the reader shows it.
+        if self.memory is not None:
+            self.samantha.open_form(self.memory.kind, self.memory)
+
+    async def action_step(self, step: int) -> None:
+        following = self.samantha.neighbour(self.path, step)
+        if following is None:
+            self.notify("The last memory of the list" if step > 0 else "The first of the list")
+            return
+        await self.show(following)
+
+    def action_copy_path(self) -> None:
+        self.samantha.copy_path(self.path)
+
+    def action_open_folder(self) -> None:
+        self.samantha.open_folder_of(self.path)
+
+    def action_open_editor(self) -> None:
+        self.samantha.action_open_editor()
