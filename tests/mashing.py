@@ -55,6 +55,7 @@ from samantha_tui.core.curator import Curator
 from samantha_tui.core.indexes.plan import INDEX_JSON, INDEX_MD
 from samantha_tui.core.trash import TRASH_DIR
 from samantha_tui.core.tree_lock import LOCK_FILE
+from samantha_tui.ui import folder_opener, reading
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.keys import APP_KEYS
 from samantha_tui.ui.screens import bootstrap
@@ -396,12 +397,13 @@ def assert_every_byte_accounted(
 
 @dataclass
 class Sandbox:
-    """An empty current folder; a started process or an export is recorded (and the process
-    refused), a quit is counted."""
+    """An empty current folder; a started process is recorded and refused; an export and a
+    folder opened (`O`, which starts the file manager by design) are recorded instead."""
 
     folder: Path
     processes: list[tuple[Any, ...]] = field(default_factory=list)
     exports: list[Path] = field(default_factory=list)
+    folders_opened: list[Path] = field(default_factory=list)
 
     def assert_untouched(self) -> None:
         assert list(self.folder.iterdir()) == [], "nothing is written outside the tree"
@@ -423,6 +425,10 @@ def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Sandbox:
     monkeypatch.setattr(subprocess, "Popen", no_process)
     monkeypatch.setattr(
         bootstrap, "save_export", lambda path, data, expected: box.exports.append(path)
+    )
+    monkeypatch.delenv(folder_opener.ENV_NAME, raising=False)
+    monkeypatch.setattr(
+        reading, "open_folder", lambda command, folder: box.folders_opened.append(folder)
     )
     return box
 
@@ -461,7 +467,8 @@ class Run:
             f"{len(self.keys)} keys in {bursts} bursts, {self.on_screen} began on the screen, "
             f"reopened {self.reopened} times: {len(recorder.applied)} changes applied, "
             f"{len(recorder.undone)} undone, {gate.held} workers held, {len(quits)} quits "
-            f"counted, {len(box.exports)} exports recorded; bursts ended on "
+            f"counted, {len(box.exports)} exports and {len(box.folders_opened)} folders opened "
+            f"recorded; bursts ended on "
             f"{', '.join(sorted(self.screens))}"
         )
 

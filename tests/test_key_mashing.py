@@ -19,14 +19,19 @@ from textual.widgets import Button
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.keys import APP_KEYS
 from samantha_tui.ui.screens.bootstrap import BootstrapScreen
+from samantha_tui.ui.screens.bulk_form import BulkForm
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.conflict import ConflictScreen
+from samantha_tui.ui.screens.drift import DriftScreen
 from samantha_tui.ui.screens.export import ExportScreen
 from samantha_tui.ui.screens.help import HelpPage, HelpScreen
 from samantha_tui.ui.screens.memory_form import MemoryForm
+from samantha_tui.ui.screens.notices import NoticesScreen
+from samantha_tui.ui.screens.reader import ReaderScreen
 from samantha_tui.ui.screens.review import ReviewScreen
 from samantha_tui.ui.screens.stats import StatsScreen
 from samantha_tui.ui.screens.trash import TrashScreen
+from samantha_tui.ui.sort_menu import SortMenu
 from samantha_tui.ui.widgets.memory_table import MemoryTable
 from samantha_tui.ui.widgets.search_bar import SearchBar
 
@@ -68,6 +73,11 @@ BOUND = (
     TrashScreen,
     StatsScreen,
     HelpScreen,
+    ReaderScreen,
+    NoticesScreen,
+    BulkForm,
+    DriftScreen,
+    SortMenu,
 )
 
 

@@ -32,6 +32,8 @@ from samantha_tui.ui.screens.drift import DriftScreen
 from samantha_tui.ui.screens.export import ExportScreen
 from samantha_tui.ui.screens.help import HelpScreen
 from samantha_tui.ui.screens.memory_form import MemoryForm
+from samantha_tui.ui.screens.notices import NoticesScreen
+from samantha_tui.ui.screens.reader import ReaderScreen
 from samantha_tui.ui.screens.recover import RecoverScreen
 from samantha_tui.ui.screens.refused_journal import RefusedJournalScreen
 from samantha_tui.ui.screens.review import ReviewScreen
@@ -161,6 +163,8 @@ CASES = [
         pressing("ctrl+p"),
         palette_on_top("--command-palette"),
     ),
+    Case("reader", pressing("1", "enter"), top_is(ReaderScreen)),
+    Case("notices", pressing("c", "N"), top_is(NoticesScreen)),
     Case("sort-menu", pressing("S"), top_is(SortMenu)),
     Case("drift", pressing("i"), top_is(DriftScreen)),
 ]
@@ -181,6 +185,8 @@ def test_every_screen_of_the_app_has_a_run() -> None:
         ConflictScreen,
         ExportScreen,
         DriftScreen,
+        ReaderScreen,
+        NoticesScreen,
         BootstrapScreen,  # test_bootstrap_mashing.py
         RecoverScreen,  # test_mashing_journal.py
         RefusedJournalScreen,  # test_mashing_journal.py
