@@ -43,7 +43,6 @@ from typing import Any
 
 import pytest
 from textual import events
-from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.screen import Screen
@@ -101,12 +100,8 @@ def bound_keys(owners: Iterable[type[DOMNode]]) -> set[str]:
     found: set[str] = set()
     for owner in owners:
         merged = owner._merged_bindings
-        if merged is None:
-            continue
-        for key, bindings in merged.key_to_bindings.items():
-            for binding in bindings:
-                assert isinstance(binding, Binding)
-            found.add(key)
+        if merged is not None:
+            found.update(merged.key_to_bindings)
     return found
 
 
@@ -167,7 +162,7 @@ class WorkerGate:
     def __init__(self) -> None:
         self._turn = asyncio.Lock()
         self.held = 0
-        """Workers that found the gate closed (for the figures)."""
+        """Workers that had to wait for their turn (for the figures)."""
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         run = Worker.run
