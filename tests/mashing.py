@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import difflib
 import io
 import random
 import string
@@ -319,21 +320,26 @@ class Recorder:
     def __init__(self, curator: Curator) -> None:
         self.applied: list[str] = []
         self.undone: list[str] = []
+        self.events: list[str] = []
+        """Both, in the order they happened."""
         apply, undo, redo = curator.apply, curator.undo, curator.redo
 
         def recorded_apply(plan):
             outcome = apply(plan)
             self.applied.append(plan.name)
+            self.events.append(plan.name)
             return outcome
 
         def recorded_redo():
             outcome = redo()
             self.applied.append(outcome.message)
+            self.events.append(outcome.message)
             return outcome
 
         def recorded_undo():
             outcome = undo()
             self.undone.append(outcome.message)
+            self.events.append(outcome.message)
             return outcome
 
         curator.apply = recorded_apply  # type: ignore[method-assign]
@@ -381,9 +387,13 @@ def assert_every_byte_accounted(
     assert changed == [], "files differ from the tree as it was"
     indexes = regenerated(before, scratch)
     for rel in sorted(kept - files):
-        assert after.get(rel) in (before.get(rel), indexes.get(rel)), (
-            f"{rel}: not old, not regenerated"
-        )
+        found = after.get(rel)
+        if found in (before.get(rel), indexes.get(rel)):
+            continue
+        regenerated_lines = (indexes.get(rel) or b"").decode(errors="replace").splitlines()
+        found_lines = (found or b"").decode(errors="replace").splitlines()
+        diff = "\n".join(difflib.unified_diff(regenerated_lines, found_lines, lineterm="", n=1))
+        raise AssertionError(f"{rel}: not old, not regenerated; against the regenerated:\n{diff}")
     sandbox.assert_untouched()
 
 
