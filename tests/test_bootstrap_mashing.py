@@ -4,8 +4,9 @@ as it was.
 The keys are the screen's navigation keys (Tab, Shift+Tab, the arrows, PgUp/PgDn, Home/End,
 Enter, Esc, Space), the letters the screen and its plan table bind (critical, importance,
 export, j/k/g/G), and `b`, which opens the screen again when Esc has closed it. They are sent in
-fixed batches without waiting between keys (as a terminal delivers a burst), and the test waits
-for the app only between batches: no clock decides anything. In the Project dropdown that is how
+fixed batches without waiting between keys (as a terminal delivers a burst), with no worker
+running meanwhile (tests/mashing.py), and the test waits for the app only between batches: no
+clock decides anything. In the Project dropdown that is how
 a page key reaches the list before it is laid out, which ended the app with Textual's Select.
 
 What the keys change (critical, importance) goes through the curator's undo history; the test
@@ -15,7 +16,6 @@ regenerated first, so each change's index patch and its undo land on the same by
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -23,16 +23,26 @@ from textual.binding import Binding
 
 from samantha_tui.core.trash import TRASH_DIR
 from samantha_tui.ui.app import SamanthaApp
-from samantha_tui.ui.screens import bootstrap
 from samantha_tui.ui.screens.bootstrap import BootstrapScreen
 from samantha_tui.ui.widgets import safe_select
 from samantha_tui.ui.widgets.memory_table import MemoryTable
 
 from .conftest import TODAY
-from .pilot import reindexed, settle
-
-# `sandbox`: the main mashing test's empty current folder, where no process may start.
-from .test_key_mashing import Recorder, mash, sandbox, snapshot  # noqa: F401 (a fixture)
+from .mashing import (
+    Recorder,
+    Run,
+    Sandbox,
+    WorkerGate,
+    assert_every_byte_accounted,
+    back_to_list,
+    draw,
+    mash_on,
+    quiesce,
+    sandbox,  # noqa: F401 (a fixture)
+    snapshot,
+    undo_everything,
+)
+from .pilot import reindexed
 
 KEYS = 2_000
 BATCH = 40
@@ -75,13 +85,12 @@ def test_the_pool_holds_the_screen_keys() -> None:
 
 async def test_2000_keys_on_the_bootstrap_preview_crash_nothing_and_change_nothing(
     demo_root: Path,
-    sandbox: Path,  # noqa: F811 (the fixture imported above)
+    sandbox: Sandbox,  # noqa: F811 (the fixture imported above)
+    tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     root = reindexed(demo_root)
     before = snapshot(root)
-    exports: list[Path] = []
-    monkeypatch.setattr(bootstrap, "save_export", lambda path, data, expected: exports.append(path))
     pages: list[int] = []
     move_page = safe_select._SafeOverlay._move_page
 
@@ -90,53 +99,38 @@ async def test_2000_keys_on_the_bootstrap_preview_crash_nothing_and_change_nothi
         move_page(self, direction)
 
     monkeypatch.setattr(safe_select._SafeOverlay, "_move_page", counted_move_page)
-    rng = random.Random(SEED)
-    pool = key_pool()
-    keys = rng.choices(list(pool), list(pool.values()), k=KEYS)
+    gate = WorkerGate()
+    gate.install(monkeypatch)
+    run = Run(draw(key_pool(), SEED, KEYS), BATCH)
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot)
+        await quiesce(pilot)
         recorder = Recorder(app.curator)
-        await pilot.press("b")
-        await settle(pilot)
-        assert isinstance(app.screen, BootstrapScreen)
-        on_screen = 0
-        for start in range(0, KEYS, BATCH):
-            if len(app.screen_stack) == 1:
-                app.table.focus()
-                await mash(pilot, ["b"])  # Esc closed the preview: open it again
-            on_screen += isinstance(app.screen, BootstrapScreen)
-            await mash(pilot, keys[start : start + BATCH])
-            await pilot.pause()
-        await settle(pilot)
-        assert app.return_code is None and app.screen_stack, "the app ended"
-        assert app.is_running
 
-        # Back to the list: Esc closes every screen (the export, a dialog, the preview; a
-        # focused input or open list takes one more).
-        for _ in range(4 * len(app.screen_stack) + 5):
-            if len(app.screen_stack) == 1:
-                break
-            await pilot.press("escape")
-            await settle(pilot)
-        assert len(app.screen_stack) == 1
-        app.table.focus()
-        for _ in range(len(recorder.applied) + 1):
-            if not app.curator.can_undo:
-                break
-            await pilot.press("u")
-            await settle(pilot)
-        assert not app.curator.can_undo, [n.message for n in app._notifications][-4:]
-        assert app.return_code is None
+        async def open_preview(pilot) -> None:
+            await pilot.press("b")
+
+        await mash_on(
+            pilot,
+            run,
+            gate,
+            recorder,
+            lambda app: isinstance(app.screen, BootstrapScreen),
+            open_preview,
+        )
+        assert app.is_running
+        await back_to_list(pilot)
+        await undo_everything(pilot, recorder)
 
     print(
-        f"\n{KEYS} keys, {on_screen} of {KEYS // BATCH} batches began on the preview: "
-        f"{len(pages)} page keys reached an open list, {len(recorder.applied)} changes applied "
-        f"and undone, {len(exports)} exports recorded"
+        f"\nthe bootstrap preview: {run.figures(recorder, gate, [], sandbox)}, "
+        f"{len(pages)} page keys reached an open list"
     )
-    assert on_screen >= KEYS // BATCH // 2, "most keys went to the preview"
+    assert run.on_screen >= KEYS // BATCH // 2, "most keys went to the preview"
     assert pages, "the keys reached the open Project list"
+    # The indexes were regenerated first: each change's index patch and its undo land on the
+    # same bytes, so every file, index or not, is as it was.
     after = snapshot(root)
     kept = {rel for rel in before | after if not rel.startswith(f"{TRASH_DIR}/")}
     assert {rel for rel in kept if before.get(rel) != after.get(rel)} == set()
-    assert list(sandbox.iterdir()) == [], "nothing is written outside the tree"
+    assert_every_byte_accounted(before, root, tmp_path / "expected", sandbox)

@@ -1,66 +1,64 @@
-"""2,000 random keys on the demo tree: the app ends alive and no byte is lost or made up.
+"""2,000 seeded keys on the main list: the app ends alive and no byte is lost or made up.
 
-The model. Every key the app binds (its own, its widgets' and every screen's), letters, digits and
-the usual navigation keys are drawn (seeded, weighted: see key_pool) and sent in batches, without
-waiting for the app between keys. Whatever those keys change is a change the person asked
-for, and every such change goes through the curator, which keeps it in the session's undo
-history. So the intended end state after pressing `u` until nothing is left to undo is the tree
-as it was, and the test asserts exactly that, file by file:
-- every memory file and every other file of the tree is byte-identical to the snapshot taken
-  before the first key, and no file appeared or went;
-- except under `.ai/.trash/`, where deleting and undoing leave what the trash keeps;
-- and except the index files, which each change regenerates: each must be byte-identical either to
-  the snapshot (never regenerated) or to what `samantha-tui index` writes over the snapshot.
-Nothing may be written outside the tree: no editor is started (`o`; there is no $EDITOR, and
-starting a process fails the test), a bootstrap export (`x`) is recorded instead of written, the
-current folder is an empty one checked at the end, and `q` is counted rather than quitting, since
-ending the app is the one thing that key is meant to do.
+Every key the app binds (its own, its widgets' and every screen's), letters, digits and the usual
+navigation keys are drawn (seeded, weighted: see key_pool) and sent in bursts, with no worker
+running while a burst is dispatched (tests/mashing.py has the model: the gate, the way back, and
+why after undoing everything the tree must be byte-identical, each index old or regenerated).
+The keys roam: whatever screen they open, the next burst goes to it. Then every screen is closed,
+`u` undoes every change, and the tree is checked file by file; nothing may be written outside it,
+no process started (`o`), and `q` is counted rather than quitting.
 """
 
 from __future__ import annotations
 
-import asyncio
-import random
-import string
-import unicodedata
 from pathlib import Path
 
 import pytest
-from textual import events
-from textual.binding import Binding
-from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.widgets import Button
 
-from samantha_tui.cli import main
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.indexes.plan import INDEX_JSON, INDEX_MD
-from samantha_tui.core.trash import TRASH_DIR
-from samantha_tui.core.tree_lock import LOCK_FILE
-from samantha_tui.ui import editing
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.keys import APP_KEYS
-from samantha_tui.ui.screens import bootstrap
 from samantha_tui.ui.screens.bootstrap import BootstrapScreen
 from samantha_tui.ui.screens.bulk_form import BulkForm
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.conflict import ConflictScreen
+from samantha_tui.ui.screens.drift import DriftScreen
 from samantha_tui.ui.screens.export import ExportScreen
 from samantha_tui.ui.screens.help import HelpPage, HelpScreen
 from samantha_tui.ui.screens.memory_form import MemoryForm
+from samantha_tui.ui.screens.notices import NoticesScreen
+from samantha_tui.ui.screens.reader import ReaderScreen
 from samantha_tui.ui.screens.review import ReviewScreen
 from samantha_tui.ui.screens.stats import StatsScreen
 from samantha_tui.ui.screens.trash import TrashScreen
+from samantha_tui.ui.sort_menu import SortMenu
 from samantha_tui.ui.widgets.memory_table import MemoryTable
 from samantha_tui.ui.widgets.search_bar import SearchBar
 
 from .conftest import TODAY
+from .mashing import (
+    Recorder,
+    Run,
+    Sandbox,
+    WorkerGate,
+    assert_every_byte_accounted,
+    back_to_list,
+    bound_keys,
+    counting_quits,
+    draw,
+    mash,
+    mash_on,
+    quiesce,
+    sandbox,  # noqa: F401 (a fixture)
+    snapshot,
+    undo_everything,
+    weighted_pool,
+)
 from .pilot import settle
 
 KEYS = 2_000
 BATCH = 25
 """Keys sent at once, before the test waits for the app to have taken them in."""
-ANSWER_WITHIN = 60.0
-"""Seconds; an app that takes longer to take in a batch of keys has hung."""
 SEED = 20260615
 BOUND = (
     SamanthaApp,
@@ -75,202 +73,56 @@ BOUND = (
     TrashScreen,
     StatsScreen,
     HelpScreen,
+    ReaderScreen,
+    NoticesScreen,
+    BulkForm,
+    DriftScreen,
+    SortMenu,
 )
-MORE_KEYS = ("enter", "escape", "tab", "up", "down", "left", "right", "space", "ctrl+k", "ctrl+p")
 
 
 def key_pool() -> dict[str, int]:
-    """Every key the app and its screens bind, letters, digits and the usual keys, each with a
-    weight; in key order, so a seed always draws the same sequence.
+    """Every key the app and its screens bind (weight 2), the app's own keys (4), Esc (8, the
+    way back to the list), letters, digits and the usual keys (1).
 
     Drawn evenly, most keys land in a search box, a palette or a form field, and 2,000 of them
-    made one change: the app's own keys weigh more, Esc (the way back to the list) most.
+    made one change: the app's own keys weigh more, Esc most.
     """
-    weights = dict.fromkeys([*string.ascii_letters, *string.digits, *MORE_KEYS], 1)
-    for owner in BOUND:
-        for binding in owner.BINDINGS:
-            assert isinstance(binding, Binding)
-            for key in binding.key.split(","):
-                weights[key.strip()] = max(weights.get(key.strip(), 1), 2)
-    for app_key in APP_KEYS:
-        for key in app_key.keys.split(","):
-            weights[key] = 4
-    weights["escape"] = 8
-    return dict(sorted(weights.items()))
+    return weighted_pool(bound_keys(BOUND), app=4, screen=2, escape=8)
 
 
-def key_event(key: str) -> events.Key:
-    """The event a terminal sends for `key`, built as Pilot.press builds it."""
-    name = _character_to_key(key) if len(key) == 1 and not key.isalnum() else key
-    try:
-        char = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(name, name)))
-    except KeyError:
-        char = name if len(name) == 1 else None
-    return events.Key(name, char)
-
-
-async def mash(pilot, keys: list[str]) -> None:
-    """Send the keys as fast as a terminal would, then wait until the app has taken them in.
-
-    Pilot.press waits for the process to go idle after every key: at least 40 ms a key, up to a
-    second while a worker thread runs. Here the app only has to have dispatched them all: the
-    screens and widgets they went to work through them while the next batch comes.
-    """
-    app = pilot.app
-    for key in keys:
-        event = key_event(key)
-        event.set_sender(app)
-        app._driver.send_message(event)
-    taken = asyncio.Event()
-    app.call_later(taken.set)
-    await asyncio.wait_for(taken.wait(), ANSWER_WITHIN)
-
-
-def snapshot(root: Path) -> dict[str, bytes]:
-    """Every file under root, by its path relative to root; the lock file aside (it holds only
-    who is writing)."""
-    return {
-        path.relative_to(root).as_posix(): path.read_bytes()
-        for path in sorted(root.rglob("*"))
-        if path.is_file()
-        and not path.is_symlink()
-        and path.relative_to(root).as_posix() != LOCK_FILE
-    }
-
-
-def is_index(rel: str) -> bool:
-    return rel.rsplit("/", 1)[-1] in (INDEX_JSON, INDEX_MD)
-
-
-def regenerated(before: dict[str, bytes], where: Path) -> dict[str, bytes]:
-    """The index files `samantha-tui index` writes over a copy of the tree as it was."""
-    for rel, data in before.items():
-        path = where / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    assert main(["index", "--tree", str(where)]) == 0
-    return {rel: data for rel, data in snapshot(where).items() if is_index(rel)}
-
-
-class Recorder:
-    """What the curator applied (a redo makes a change again) and undid during the run, for the
-    test's figures."""
-
-    def __init__(self, curator: Curator) -> None:
-        self.applied: list[str] = []
-        self.undone: list[str] = []
-        apply, undo, redo = curator.apply, curator.undo, curator.redo
-
-        def recorded_apply(plan):
-            outcome = apply(plan)
-            self.applied.append(plan.name)
-            return outcome
-
-        def recorded_redo():
-            outcome = redo()
-            self.applied.append(outcome.message)
-            return outcome
-
-        def recorded_undo():
-            outcome = undo()
-            self.undone.append(outcome.message)
-            return outcome
-
-        curator.apply = recorded_apply  # type: ignore[method-assign]
-        curator.undo = recorded_undo  # type: ignore[method-assign]
-        curator.redo = recorded_redo  # type: ignore[method-assign]
-
-
-@pytest.fixture
-def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty current folder; an editor or a write outside the tree fails the test."""
-    folder = tmp_path / "cwd"
-    folder.mkdir()
-    monkeypatch.chdir(folder)
-
-    def no_process(*args, **kwargs):
-        raise AssertionError(f"the app started a process: {args}")
-
-    monkeypatch.setattr(editing.subprocess, "run", no_process)
-    return folder
+def test_the_pool_holds_every_key_the_app_binds() -> None:
+    pool = key_pool()
+    assert {key for app_key in APP_KEYS for key in app_key.keys.split(",")} <= set(pool)
+    assert pool["escape"] == 8 and pool["c"] == 4 and pool["z"] == 1
+    assert {"ctrl+s", "pagedown", "space", "x"} <= set(pool), "the screens' and widgets' keys"
 
 
 async def test_2000_random_keys_leave_the_app_alive_and_every_byte_accounted_for(
     demo_root: Path,
-    sandbox: Path,
+    sandbox: Sandbox,  # noqa: F811 (the fixture imported above)
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     before = snapshot(demo_root)
-    exports: list[Path] = []
-    monkeypatch.setattr(bootstrap, "save_export", lambda path, data, expected: exports.append(path))
-    rng = random.Random(SEED)
-    pool = key_pool()
-    keys = rng.choices(list(pool), list(pool.values()), k=KEYS)
+    gate = WorkerGate()
+    gate.install(monkeypatch)
+    run = Run(draw(key_pool(), SEED, KEYS), BATCH)
     app = SamanthaApp(demo_root, lambda: TODAY)
-    quits: list[None] = []
-
-    async def counted_quit() -> None:
-        quits.append(None)
-
-    app.action_quit = counted_quit  # type: ignore[method-assign]
+    quits = counting_quits(app)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
+        await quiesce(pilot)
         recorder = Recorder(app.curator)
-        for start in range(0, KEYS, BATCH):
-            await mash(pilot, keys[start : start + BATCH])
-        await settle(pilot)
-        assert app.return_code is None and app.screen_stack, "the app ended"
-
-        # Back to the list: close every screen, discarding a form's input when it asks (a
-        # screen whose input has focus takes two: one to leave the input, one to close).
-        for _ in range(3 * len(app.screen_stack) + 5):
-            if len(app.screen_stack) == 1:
-                break
-            # Only the form's "Discard your changes?" is confirmed; anything else is cancelled.
-            discarding = isinstance(app.screen_stack[-2], (MemoryForm, BulkForm))
-            key = "y" if isinstance(app.screen, ConfirmScreen) and discarding else "escape"
-            await pilot.press(key)
-            await settle(pilot)
-        assert len(app.screen_stack) == 1
-        # Leave the search box if the keys ended in it (there `u` is a letter typed): Esc clears
-        # the search and goes back to the list.
-        for _ in range(3):
-            if app.focused is app.table:
-                break
-            await pilot.press("escape")
-            await settle(pilot)
-        assert app.focused is app.table, f"focus is on {app.focused!r}"
-        # Then undo everything the keys did.
-        for _ in range(len(recorder.applied) + 1):
-            if not app.curator.can_undo:
-                break
-            await pilot.press("u")
-            await settle(pilot)
-        notices = [n.message for n in app._notifications]
-        assert not app.curator.can_undo, f"an undo was refused; the last notices: {notices[-4:]}"
-        assert app.return_code is None
+        await mash_on(pilot, run, gate, recorder, lambda app: len(app.screen_stack) == 1, None)
+        await back_to_list(pilot)
+        await undo_everything(pilot, recorder)
 
     with capsys.disabled():
-        print(
-            f"\n{KEYS} keys: {len(recorder.applied)} changes applied, {len(recorder.undone)} "
-            f"undone, {len(quits)} quits counted, {len(exports)} exports recorded"
-        )
-    after = snapshot(demo_root)
-    kept = {rel for rel in before | after if not rel.startswith(f"{TRASH_DIR}/")}
-    files = {rel for rel in kept if not is_index(rel)}
-    assert {rel for rel in files if rel not in after} == set(), "files went"
-    assert {rel for rel in files if rel not in before} == set(), "files appeared"
-    changed = sorted(rel for rel in files if after[rel] != before[rel])
-    assert changed == [], "files differ from the tree as it was"
-    indexes = regenerated(before, tmp_path / "expected")
-    for rel in sorted(kept - files):
-        assert after.get(rel) in (before.get(rel), indexes.get(rel)), (
-            f"{rel}: not old, not regenerated"
-        )
-    assert list(sandbox.iterdir()) == [], "nothing is written outside the tree"
+        print(f"\nthe main list: {run.figures(recorder, gate, quits, sandbox)}")
+    assert_every_byte_accounted(before, demo_root, tmp_path / "expected", sandbox)
     assert len(recorder.undone) == len(recorder.applied)
+    assert recorder.applied, "the keys made changes, and each was undone"
 
 
 # --- crashes the mashing found, pinned -----------------------------------------------------------
@@ -311,3 +163,34 @@ async def test_a_dialog_dismissed_twice_closes_once(demo_root: Path) -> None:
         dialog.dismiss(False)
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen) and answers == [True]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="an undo keeps an index file its change created (Curator._put_back_indexes): the "
+    "demo's procedural index.md, written by `+` on a runbook, stays after `u`, rendered from "
+    "the index.json's entries, neither absent as before nor what `samantha-tui index` writes",
+)
+async def test_undoing_a_runbook_change_leaves_no_index_file_it_created(
+    demo_root: Path,
+    tmp_path: Path,
+    sandbox: Sandbox,  # noqa: F811 (the fixture imported above)
+) -> None:
+    """Found by test_mashing_screens.py's list-tasks run (seed 20260620: marks on a runbook
+    among others, then `+`); smallest keys: `5` (the runbooks), `+` on python-testing.md, `u`."""
+    index_md = demo_root / ".ai/procedural-memory/.ai/index.md"
+    assert not index_md.exists(), "the demo has no procedural index.md"
+    before = snapshot(demo_root)
+    app = SamanthaApp(demo_root, lambda: TODAY)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        assert app.table.select_key(".ai/procedural-memory/.ai/python-testing.md")
+        await pilot.press("plus")
+        await settle(pilot)
+        assert index_md.exists(), "the change wrote the index it patched"
+        await pilot.press("u")
+        await settle(pilot)
+        assert not app.curator.can_undo
+    assert_every_byte_accounted(before, demo_root, tmp_path / "expected", sandbox)
