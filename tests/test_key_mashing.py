@@ -165,12 +165,6 @@ async def test_a_dialog_dismissed_twice_closes_once(demo_root: Path) -> None:
         assert isinstance(app.screen, HelpScreen) and answers == [True]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an undo keeps an index file its change created (Curator._put_back_indexes): the "
-    "demo's procedural index.md, written by `+` on a runbook, stays after `u`, rendered from "
-    "the index.json's entries, neither absent as before nor what `samantha-tui index` writes",
-)
 async def test_undoing_a_runbook_change_leaves_no_index_file_it_created(
     demo_root: Path,
     tmp_path: Path,
@@ -193,4 +187,5 @@ async def test_undoing_a_runbook_change_leaves_no_index_file_it_created(
         await pilot.press("u")
         await settle(pilot)
         assert not app.curator.can_undo
+        assert not index_md.exists(), "the index file the change created went with its undo"
     assert_every_byte_accounted(before, demo_root, tmp_path / "expected", sandbox)

@@ -481,8 +481,9 @@ class Curator:
         return Outcome(name, changed, tuple(update.path for update in updates))
 
     def _put_back_indexes(self, updates: list[IndexUpdate]) -> frozenset[Kind]:
-        """Index files a change patched, back to their bytes before it, each only while it
-        still holds what the change wrote (another program's later write is never undone).
+        """Index files a change patched, back to their bytes before it (one it created, to the
+        trash), each only while it still holds what the change wrote (another program's later
+        write is never undone).
 
         Returns the kinds whose every patched index file was put back: they are as they were
         before the change, so the undo needs no patch of its own there.
@@ -493,7 +494,12 @@ class Curator:
             kind = next(k for k in kinds if update.path.startswith(k.folder + "/"))
             try:
                 if update.old is None:
-                    failed.add(kind)  # a file the change created stays; the patch updates it
+                    # A file the change created: to the trash (the tree then has none again, as
+                    # before), only while it holds what the change wrote.
+                    if digest_bytes(self.read_bytes(update.path)) != digest_bytes(update.new):
+                        failed.add(kind)  # another program wrote it since: the patch follows
+                        continue
+                    self.store.trash(update.path)
                     continue
                 self.store.write_file(update.path, update.old, digest_bytes(update.new))
             except StoreError:
