@@ -1,4 +1,4 @@
-"""Seeded keys (250, or $SAMANTHA_TUI_MASH_KEYS) on the two start-up dialogs about a journal left in the tree.
+"""Seeded keys on the two start-up dialogs about a journal left in the tree.
 
 While a change is interrupted (the recovery dialog) or its journal is refused (the refusal), no
 change can be made: every key either asks for one, which is refused, or moves around. So the

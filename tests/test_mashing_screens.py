@@ -1,4 +1,4 @@
-"""Seeded keys (250, or $SAMANTHA_TUI_MASH_KEYS) on each screen of the app, each run starting on its screen.
+"""Seeded keys on each screen of the app, each run starting on its screen.
 
 Each run opens its screen, draws its keys from that screen's pool (every key the screen and its
 widgets bind weighs most, then the app's keys, then letters, digits and the usual keys: see
