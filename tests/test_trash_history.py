@@ -104,3 +104,22 @@ def test_emptying_nothing_from_the_history_says_only_what_went(curator: Curator)
     assert emptied == Emptied((), 0, 0)
     assert emptied.message == "deleted 0 items for good"
     assert curator.can_undo
+
+
+def test_an_edit_of_a_file_whose_delete_was_emptied_leaves_the_history_with_it(
+    curator: Curator,
+) -> None:
+    # Found by key mashing on the trash screen: `+` on a restored copy, `d`, then emptying the
+    # trash; the next `u` tried the importance change on a file that is not coming back.
+    beta = on_disk(curator, B)
+    curator.apply(edits.toggle_critical(curator.get(B)))
+    curator.apply(edits.step_importance(curator.get(A), 1))
+    curator.apply(edits.delete([curator.get(A)]))
+
+    emptied = curator.empty_trash(every_entry(curator))
+
+    assert emptied.no_undo == 2, "the delete of A and the edit of A before it"
+    outcome = curator.undo()
+    assert outcome.message == "undone: 2026-06-02_beta.md: marked critical"
+    assert on_disk(curator, B) == beta
+    assert not curator.can_undo

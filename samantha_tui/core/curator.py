@@ -11,8 +11,9 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from . import edits, journal, trash, tree_lock
 from . import plan as plans
@@ -304,7 +305,9 @@ class Curator:
         """Delete these trash entries for good; never undoable, so it is not in the history.
 
         The changes of this session whose undo (or redo) would take an item back from among
-        them can no longer be made: they leave the history, and the rest stay in order.
+        them can no longer be made: they leave the history, and so do the older changes to the
+        same files (their undo would find a file that is not coming back); the rest stay in
+        order.
         Refused while an interrupted batch waits: finishing or rolling it back may need them.
         """
         with self._lock, tree_lock.hold(self.store.root):
@@ -325,8 +328,8 @@ class Curator:
                 # Another entry may hold the very same bytes: then the step still finds them.
                 return bool(needs[id(step)] & gone) and after.missing(plan)
 
-            history = [a for a in self._history if not lost(a, a.inverse)]
-            redo = [u for u in self._redo if not lost(u, u.redo)]
+            history = _without_lost(self._history, lambda a: lost(a, a.inverse), _touched)
+            redo = _without_lost(self._redo, lambda u: lost(u, u.redo), _redo_touched)
             kept = {id(applied) for applied in history}
             for applied in self._history:
                 if id(applied) not in kept:
@@ -553,3 +556,24 @@ class Curator:
             for path in gone:
                 self.search_index.removed(path)
         return tuple(sorted(changed + gone))
+
+
+def _touched(applied: plans.Applied) -> set[str]:
+    return set(applied.touched) | {op.path for op in applied.inverse.operations}
+
+
+def _redo_touched(undone: Undone) -> set[str]:
+    return {op.path for op in undone.redo.operations}
+
+
+def _without_lost(steps: list, is_lost: Callable[[Any], bool], paths: Callable[[Any], set[str]]):
+    """`steps` (oldest first) without the lost ones and every older step on a file a lost one
+    touched: undoing (or redoing) the newest first, those would meet a file that never returns."""
+    gone_paths: set[str] = set()
+    kept: list = []
+    for step in reversed(steps):
+        if is_lost(step) or paths(step) & gone_paths:
+            gone_paths |= paths(step)
+        else:
+            kept.append(step)
+    return kept[::-1]
