@@ -322,7 +322,19 @@ class Recorder:
         self.undone: list[str] = []
         self.events: list[str] = []
         """Both, in the order they happened."""
+        self.emptied: list[str] = []
+        """Where the items the keys deleted for good (`E` in the trash, confirmed) came from."""
+        self.dropped = 0
+        """Changes that emptying took out of the history: they can no longer be undone."""
         apply, undo, redo = curator.apply, curator.undo, curator.redo
+        empty = curator.empty_trash
+
+        def recorded_empty(entry_ids):
+            emptied = empty(entry_ids)
+            self.emptied += [entry.path for entry in emptied.removed]
+            self.dropped += emptied.no_undo
+            self.events.append(emptied.message)
+            return emptied
 
         def recorded_apply(plan):
             outcome = apply(plan)
@@ -345,6 +357,7 @@ class Recorder:
         curator.apply = recorded_apply  # type: ignore[method-assign]
         curator.undo = recorded_undo  # type: ignore[method-assign]
         curator.redo = recorded_redo  # type: ignore[method-assign]
+        curator.empty_trash = recorded_empty  # type: ignore[method-assign]
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
@@ -375,13 +388,24 @@ def regenerated(before: dict[str, bytes], where: Path) -> dict[str, bytes]:
 
 
 def assert_every_byte_accounted(
-    before: dict[str, bytes], root: Path, scratch: Path, sandbox: Sandbox
+    before: dict[str, bytes],
+    root: Path,
+    scratch: Path,
+    sandbox: Sandbox,
+    emptied: Iterable[str] = (),
 ) -> None:
-    """The tree as it was (the trash aside, each index old or regenerated), nothing outside."""
+    """The tree as it was (the trash aside, each index old or regenerated), nothing outside;
+    only a file the keys deleted for good (`emptied`: emptying the trash, confirmed) may go."""
     after = snapshot(root)
     kept = {rel for rel in before | after if not rel.startswith(f"{TRASH_DIR}/")}
     files = {rel for rel in kept if not is_index(rel)}
-    assert {rel for rel in files if rel not in after} == set(), "files went"
+    gone_for_good = tuple(emptied)
+
+    def asked_for(rel: str) -> bool:
+        return any(rel == path or rel.startswith(path + "/") for path in gone_for_good)
+
+    went = {rel for rel in files if rel not in after and not asked_for(rel)}
+    assert went == set(), "files went"
     assert {rel for rel in files if rel not in before} == set(), "files appeared"
     changed = sorted(rel for rel in files if after[rel] != before[rel])
     assert changed == [], "files differ from the tree as it was"
