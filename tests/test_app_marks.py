@@ -170,6 +170,7 @@ async def test_escape_in_the_preview_goes_back_to_the_list_before_clearing_marks
         await pilot.press("escape")
         await settle(pilot)
         assert app.table.marks == frozenset()
+        assert "1 mark cleared" in [n.message for n in app._notifications]
 
 
 async def test_marks_stay_with_their_tab_and_a_vanished_memory_drops_its_mark(

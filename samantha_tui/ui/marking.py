@@ -81,7 +81,7 @@ class Marking:
         elif self.table.marks:
             count = len(self.table.marks)
             self.table.clear_marks()
-            self.notify(f"{count} marks cleared", timeout=3)
+            self.notify(f"{count} mark{'s' if count != 1 else ''} cleared", timeout=3)
 
     # --- acting on the marks ---------------------------------------------------------------------
 
