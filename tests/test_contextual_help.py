@@ -11,7 +11,8 @@ from textual.widgets import Input, Static
 
 from samantha_tui.settings import Settings
 from samantha_tui.ui.app import SamanthaApp
-from samantha_tui.ui.screens.help import MARKERS_HINT, HelpScreen
+from samantha_tui.ui.rows import MARKERS_HINT
+from samantha_tui.ui.screens.help import HelpScreen
 from samantha_tui.ui.screens.memory_form import MemoryForm
 
 from .conftest import TODAY

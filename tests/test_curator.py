@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import curator as curator_module
 from samantha_tui.core import edits
+from samantha_tui.core import indexes as indexes_package
 from samantha_tui.core.atomic import ConflictError, StoreError
 from samantha_tui.core.curator import Curator
 from samantha_tui.core.model import Kind
@@ -155,13 +155,14 @@ def test_the_app_own_index_writes_are_told_apart_from_another_programs(
 def comparisons(monkeypatch: pytest.MonkeyPatch) -> list[set[Kind]]:
     """The kinds of every index comparison the curator runs from now on."""
     compared: list[set[Kind]] = []
-    real = curator_module.drift
+    real = indexes_package.drift
 
     def counting(tree, root, today, kinds=None):
         compared.append(set(kinds) if kinds is not None else set(Kind))
         return real(tree, root, today, kinds)
 
-    monkeypatch.setattr(curator_module, "drift", counting)
+    # The curator looks the comparison up in the indexes package when it runs one.
+    monkeypatch.setattr(indexes_package, "drift", counting)
     return compared
 
 

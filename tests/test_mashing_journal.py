@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.ui.app import SamanthaApp
-from samantha_tui.ui.screens.recover import RecoverScreen, offer_recovery
+from samantha_tui.ui.recovery_offer import offer_recovery
+from samantha_tui.ui.screens.recover import RecoverScreen
 from samantha_tui.ui.screens.refused_journal import RefusedJournalScreen
 
 from .conftest import TODAY

@@ -13,33 +13,33 @@ import datetime as dt
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import edits, journal, trash, tree_lock
-from . import plan as plans
+from . import tree_lock
 from .atomic import ConflictError, StoreError, digest_bytes
-from .indexes import (
-    DriftReport,
-    IndexUpdate,
-    KindDrift,
-    drift,
-    kinds_affected,
-    plan_updates,
-    regenerate,
-)
-from .indexes.plan import INDEX_JSON, INDEX_MD
-from .indexes.scope import Scope
 from .model import Kind, Memory, Tree
-from .search import SearchIndex
-from .store import Store
+
+# The writer (plans, edits, the trash, the journal), the indexes and the search are imported
+# where they are first used: loading a tree for the first frame needs none of them, and they
+# are about a third of the app's import time.
+if TYPE_CHECKING:
+    from . import plan as plans
+    from . import trash
+    from .indexes import DriftReport, IndexUpdate, KindDrift
+    from .search import SearchIndex
+    from .store import Store
 
 
 def _index_files(kind: Kind) -> tuple[str, str]:
+    from .indexes.plan import INDEX_JSON, INDEX_MD
+
     return f"{kind.folder}/{INDEX_JSON}", f"{kind.folder}/{INDEX_MD}"
 
 
 def index_operation(update: IndexUpdate) -> plans.Operation:
     """One index file's planned bytes as an operation: refused if the file changed since."""
+    from . import plan as plans
+
     reason = "\n".join(update.changes)
     expected = digest_bytes(update.old) if update.old is not None else None
     return plans.Operation("index", update.path, reason, data=update.new, expected=expected)
@@ -63,6 +63,8 @@ class Outcome:
 def skipped_notice(skipped: tuple[plans.Skipped, ...], shown: int = 3) -> str:
     """`skipped 2 changed since the plan was made: a.md, b.md`: a batch's left-out steps in
     one line for a notice."""
+    from . import edits
+
     names = [edits.name_of(s.path) for s in skipped[:shown]]
     more = f" and {len(skipped) - shown} more" if len(skipped) > shown else ""
     return f"skipped {len(skipped)} changed since the plan was made: {', '.join(names)}{more}"
@@ -164,6 +166,8 @@ class Curator:
 
     def build_search(self) -> SearchIndex:
         """Index the loaded tree for search; kept up to date by every later change."""
+        from .search import SearchIndex
+
         with self._lock:
             index = SearchIndex.build(self.store.tree.memories, self.store.today())
             self.search_index = index
@@ -182,6 +186,8 @@ class Curator:
         With `paths`, only the kinds those paths feed are compared again; the others keep the
         answer found last (at 10,000 memories all five kinds take about half a second).
         """
+        from .indexes import DriftReport, drift, kinds_affected
+
         with self._lock:
             kinds = None if paths is None or not self._drift else kinds_affected(paths)
             today = self.store.today()
@@ -212,6 +218,8 @@ class Curator:
 
     def apply(self, plan: plans.Plan) -> Outcome:
         """Apply a plan whole or not at all (ConflictError names a file changed on disk)."""
+        from . import plan as plans
+
         # The change and the index patch after it are one hold of the tree: no writer between.
         with self._lock, tree_lock.hold(self.store.root):
             self._redo.clear()
@@ -235,6 +243,8 @@ class Curator:
         UndoConflict (with the undo's plan) when a file it puts back changed on disk since:
         nothing is written, and `undo_over_theirs` is the way on.
         """
+        from . import plan as plans
+
         # The change and the index patch after it are one hold of the tree: no writer between.
         with self._lock, tree_lock.hold(self.store.root):
             if not self._history:
@@ -259,6 +269,8 @@ class Curator:
         It is then a change of its own: the next undo puts their version back, the one after
         goes on to the older changes.
         """
+        from . import plan as plans
+
         with self._lock, tree_lock.hold(self.store.root):
             if not self._history or self._history[-1].inverse is not undo:
                 raise StoreError(
@@ -283,6 +295,8 @@ class Curator:
     def redo(self) -> Outcome:
         """Make again the change undone last; refused, with nothing written, when a file it
         touches changed since the undo (the redo stays available for once that is sorted)."""
+        from . import plan as plans
+
         with self._lock, tree_lock.hold(self.store.root):
             if not self._redo:
                 raise StoreError("nothing to redo: no change has been undone since the last one")
@@ -310,6 +324,9 @@ class Curator:
         order.
         Refused while an interrupted batch waits: finishing or rolling it back may need them.
         """
+        from . import journal
+        from . import plan as plans
+
         with self._lock, tree_lock.hold(self.store.root):
             journal.refuse_if_pending(self.store.root)
             before = plans.TrashView(self.store.root)
@@ -343,6 +360,9 @@ class Curator:
     def _checked_redo(self, redo: plans.Plan) -> plans.Plan:
         """The redo plan with each trashing step tied to the bytes the undo left, so a redo
         never trashes a version of the file that another program wrote since."""
+        from . import journal
+        from . import plan as plans
+
         ops = []
         for op in redo.operations:
             if op.action == "trash" and op.seen is None:
@@ -358,6 +378,10 @@ class Curator:
         With `remove_stale`, also remove the entries tied to no file samantha-tui reads (a
         project with no folder, an entry whose file is gone), each named in its reason.
         """
+        from . import plan as plans
+        from .indexes import plan_updates
+        from .indexes.scope import Scope
+
         with self._lock:
             # Only the entries tied to no file: bringing the rest in step is `r`'s plan.
             scope = Scope(frozenset(), remove_stale=True) if remove_stale else None
@@ -373,6 +397,8 @@ class Curator:
         Only the keys the plan sets or removes change (a step that puts whole bytes back
         replaces what is there now); the version it replaces is one undo away.
         """
+        from . import plan as plans
+
         with self._lock:
             self.absorb(op.path for op in plan.operations)
             ops = tuple(plans.over_current(self.store, op) for op in plan.operations)
@@ -390,6 +416,9 @@ class Curator:
 
     def record_outside_edit(self, path: str, before: bytes) -> Outcome | None:
         """After an editor the app launched saved a file: take it in and make it undoable."""
+        from . import edits
+        from . import plan as plans
+
         with self._lock:
             after = self.read_bytes(path)
             taken = self.absorb([path])
@@ -409,6 +438,8 @@ class Curator:
         `automatic`: not asked for by the person, so an index.json that cannot be read is left
         for them to see (drift reports it) and rebuilt only when they ask.
         """
+        from .indexes import regenerate
+
         # Index writes hold the tree as every change does: no other writer between them.
         with self._lock, tree_lock.hold(self.store.root):
             if paths is not None:
@@ -527,6 +558,9 @@ class Curator:
     ) -> list[IndexUpdate]:
         """Patch the entries of the memories a change touched, in the indexes they feed (but
         `skip`); every other entry stays as it is (the drift of the others is shown)."""
+        from .indexes import kinds_affected, regenerate
+        from .indexes.scope import Scope
+
         kinds = kinds_affected(touched) - skip
         if not kinds:
             return []
@@ -543,6 +577,8 @@ class Curator:
 
     def _sync(self) -> tuple[str, ...]:
         """Bring the path lookup and the search index up to the store's tree."""
+        from .indexes import kinds_affected
+
         old = self._by_path
         new = {m.path: m for m in self.store.tree.memories}
         changed = [path for path, memory in new.items() if old.get(path) is not memory]

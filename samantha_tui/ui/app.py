@@ -34,6 +34,7 @@ from ..core.store import Store
 from ..settings import Settings, load_settings
 from . import keys, layout, notices, quit_hint, rows
 from .editing import Editing
+from .imported import class_if_imported
 from .jump import CommandsProvider, open_command_palette, open_theme_palette
 from .key_burst import KeyBurst
 from .live import LiveFiles
@@ -41,11 +42,8 @@ from .marking import Marking
 from .messages import Changed, ChangeRefused, TreeLoaded, WorkFailed, while_shown
 from .ordered import OrderedWork
 from .reading import Reading
-from .screens import help as help_screen
-from .screens.help import HelpScreen
+from .recovery_offer import offer_recovery
 from .screens.live_screen import LiveScreen
-from .screens.notices import NoticesScreen
-from .screens.recover import offer_recovery
 from .searching import Searching
 from .sort_order import Sorting
 from .tabs import TABS, TabSpec, fit_labels
@@ -142,7 +140,7 @@ class SamanthaApp(
         self._apply_settings()
         self.restore_state()
         self.table.empty_message = "Reading memories…"
-        self.table.tooltip = help_screen.MARKERS_HINT
+        self.table.tooltip = rows.MARKERS_HINT
         self.table.focus()
         self.status_line.update(visible(str(self.store.root)))
         self.load_tree()
@@ -395,12 +393,15 @@ class SamanthaApp(
     @on(notices.Raised)
     def _notice_raised(self, message: notices.Raised) -> None:
         self.notices.show(message.kind, message.notification)
+        log_screen = class_if_imported(NOTICES_MODULE, "NoticesScreen")
         for screen in self.screen_stack:
-            if isinstance(screen, NoticesScreen):
+            if log_screen is not None and isinstance(screen, log_screen):
                 screen.show_log()
 
     def action_open_notices(self) -> None:
         """`N`: this session's notices, newest first; pressing it there again does nothing."""
+        from .screens.notices import NoticesScreen
+
         if not isinstance(self.screen, NoticesScreen):
             self.push_screen(NoticesScreen(self.notices.log))
 
@@ -451,7 +452,9 @@ class SamanthaApp(
 
     def action_help(self) -> None:
         """`?`/F1: the help of the screen the person is on (the main list's where it has none)."""
-        if isinstance(self.screen, HelpScreen):
+        from .screens import help as help_screen
+
+        if isinstance(self.screen, help_screen.HelpScreen):
             return
         spec = self.spec()
         main = help_screen.main_page(
@@ -459,7 +462,7 @@ class SamanthaApp(
         )
         screen = self.screen
         page = main if screen is self.screen_stack[0] else help_screen.screen_page(screen, main)
-        self.push_screen(HelpScreen(page))
+        self.push_screen(help_screen.HelpScreen(page))
 
     def _help_rows(self) -> list[tuple[str, list[tuple[str, str]]]]:
         """The keys by what they act on, with any overrides from the settings file."""
@@ -512,6 +515,8 @@ def textual_commands(commands: Iterable[SystemCommand]) -> Iterator[SystemComman
             title = TEXTUAL_COMMANDS.get(command.title, f"app: {command.title.lower()}")
             yield command._replace(title=title)
 
+
+NOTICES_MODULE = f"{__package__}.screens.notices"
 
 # Imported on first use: together they cost about a tenth of start-up, before the first frame.
 SCREENS: dict[str, tuple[str, str]] = {

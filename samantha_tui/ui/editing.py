@@ -12,28 +12,30 @@ import shlex
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import SuspendNotSupported
 
-from ..core import edits, fixes, subconscious
 from ..core.atomic import ConflictError, StoreError
 from ..core.curator import UndoConflict
-from ..core.fields import build_vocabulary
-from ..core.frontmatter import render_new
 from ..core.model import Kind, Memory, Problem, short_path
-from ..core.plan import Plan
 from . import keys
 from .focus_keys import app_action_allowed, typed_actions
+from .imported import class_if_imported
 from .messages import Changed, ChangeRefused, Conflicted, while_shown
 from .ordered import in_order
-from .screens.bulk_form import BulkForm
-from .screens.confirm import ConfirmScreen
-from .screens.conflict import ConflictScreen
 from .screens.live_screen import LiveScreen
-from .screens.memory_form import DiscardQuestion, FormResult, MemoryForm
 
-PlanMaker = Callable[[], Plan]
+# The edits, the fixes and every form and dialog load when a change is first asked for: the
+# first frame draws none of them.
+if TYPE_CHECKING:
+    from ..core.plan import Plan
+    from .screens.bulk_form import BulkForm
+    from .screens.memory_form import FormResult, MemoryForm
+
+PlanMaker = Callable[[], "Plan"]
+FORM_MODULE = f"{__package__}.screens.memory_form"
+BULK_FORM_MODULE = f"{__package__}.screens.bulk_form"
 SHOWN_IN_CONFIRM = 12
 
 
@@ -128,10 +130,14 @@ class Editing:
 
     def toggle_critical_of(self, path: str) -> None:
         """`c` on any memory, from any screen."""
+        from ..core import edits
+
         self.change(lambda: edits.toggle_critical(self._current(path)))
 
     def step_importance_of(self, path: str, step: int) -> None:
         """`+` / `-` on any memory, from any screen."""
+        from ..core import edits
+
         self.change(lambda: edits.step_importance(self._current(path), step))
 
     @in_order
@@ -206,6 +212,9 @@ class Editing:
                 markup=False,
             )
             return
+        from ..core import edits, fixes
+        from .screens.confirm import ConfirmScreen
+
         try:
             found = fixes.fix_for(memory, problem, self.curator.read_bytes(memory.path))
         except StoreError as error:
@@ -231,6 +240,9 @@ class Editing:
         targets = marked or ([m] if (m := self._target()) is not None else [])
         if not targets:
             return
+        from ..core import edits, subconscious
+        from .screens.confirm import ConfirmScreen
+
         names = [short_path(m.path) for m in targets]
         lines = names[:SHOWN_IN_CONFIRM]
         if len(names) > SHOWN_IN_CONFIRM:
@@ -279,6 +291,9 @@ class Editing:
         # is theirs to keep, and saving says why it cannot be written.
         if memory is not None and draft is None and not self._form_can_save(memory):
             return
+        from ..core.fields import build_vocabulary
+        from .screens.memory_form import MemoryForm
+
         vocabulary = build_vocabulary(self.curator.tree)
         form = MemoryForm(kind, memory, vocabulary, self.store.today(), draft, focus=focus)
         self.push_screen(form, lambda result: self._form_saved(kind, result))
@@ -286,6 +301,8 @@ class Editing:
     def _form_can_save(self, memory: Memory) -> bool:
         """Whether the file as it is on disk can take the form's fields; if not, say why and
         what to do instead, before anything is typed."""
+        from ..core import edits
+
         try:
             reason = edits.why_fields_cannot_be_saved(self.curator.read_bytes(memory.path))
         except StoreError:
@@ -310,6 +327,9 @@ class Editing:
     def _form_saved(self, kind: Kind, result: FormResult | None) -> None:
         if result is None:
             return
+        from ..core import edits
+        from ..core.frontmatter import render_new
+
         draft = dict(result.draft)
         if result.new_memory is not None:
             new = result.new_memory
@@ -330,17 +350,27 @@ class Editing:
 
     def screens_see_changes(self, changed: tuple[str, ...]) -> None:
         """Tell open screens: a form whose file changed on disk, a review or preview to redo."""
+        form = class_if_imported(FORM_MODULE, "MemoryForm")
         for screen in self.screen_stack:
             if isinstance(screen, LiveScreen):
                 screen.tree_changed(changed)
-            memory = screen.memory if isinstance(screen, MemoryForm) else None
+            memory = screen.memory if form is not None and isinstance(screen, form) else None
             if memory is not None and memory.path in changed:
                 screen.file_changed(self.curator.get(memory.path))
 
     # --- keys while a form is open --------------------------------------------------------------
 
     def open_forms(self) -> list[MemoryForm | BulkForm]:
-        return [s for s in self.screen_stack if isinstance(s, (MemoryForm, BulkForm))]
+        # Asked before every key: a form never imported cannot be open, so none is imported here.
+        forms = tuple(
+            found
+            for found in (
+                class_if_imported(FORM_MODULE, "MemoryForm"),
+                class_if_imported(BULK_FORM_MODULE, "BulkForm"),
+            )
+            if found is not None
+        )
+        return [s for s in self.screen_stack if forms and isinstance(s, forms)]
 
     def form_allows(self, action: str) -> bool:
         """Whether the app's `action` may run where the focus is (see focus_keys.py)."""
@@ -352,7 +382,10 @@ class Editing:
         dirty = [form for form in self.open_forms() if form.dirty]
         if not dirty:
             self.exit()
-        elif not isinstance(self.screen, DiscardQuestion):
+            return
+        from .screens.memory_form import DiscardQuestion
+
+        if not isinstance(self.screen, DiscardQuestion):
             dirty[-1].ask_to_discard(self.exit, confirm_label="Discard and quit")
 
     # --- conflicts -------------------------------------------------------------------------------
@@ -373,6 +406,8 @@ class Editing:
                 self._take_in([message.path], "Nothing was written")
                 if reopen is not None:
                     self._reopen_form(reopen)
+
+        from .screens.conflict import ConflictScreen
 
         self.push_screen(ConflictScreen(message.path, detail, message.plan), chosen)
 

@@ -11,7 +11,7 @@ import asyncio
 import heapq
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.app import App
 from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
@@ -22,12 +22,14 @@ from textual.system_commands import SystemCommandsProvider
 from textual.theme import ThemeProvider
 
 from ..core.model import Kind, Memory, Tree
-from ..core.search import SearchIndex, SearchResult
-from ..core.store import Store
 from ..core.visible import visible, visible_with_spans
 from . import rows
 from .screens.dismiss_once import DismissOnce
 from .visible_text import shown_content
+
+if TYPE_CHECKING:
+    from ..core.search import SearchIndex, SearchResult
+    from ..core.store import Store
 
 PLACEHOLDER = "Jump to a memory…"
 SEARCH_LIMIT = 50

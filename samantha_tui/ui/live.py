@@ -10,20 +10,25 @@ another program's is patched again once outside changes have been quiet for INDE
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from textual.timer import Timer
 
 from ..core.atomic import ConflictError, StoreError
-from ..core.indexes import DriftReport
 from ..core.model import short_path
-from ..core.plan import Plan
-from ..core.watch import FileBatch, watch_tree
+from .imported import class_if_imported
 from .messages import Changed, ChangeRefused, FilesChanged, IndexState, while_shown
 from .ordered import in_order
-from .screens.confirm import ConfirmScreen
-from .screens.drift import DriftScreen
 from .screens.live_screen import LiveScreen
 from .workers import background
+
+# The watcher (watchfiles), the confirmation and the drift panel load when first used.
+if TYPE_CHECKING:
+    from ..core.indexes import DriftReport
+    from ..core.plan import Plan
+    from ..core.watch import FileBatch
+
+DRIFT_MODULE = f"{__package__}.screens.drift"
 
 INDEX_QUIET = 1.0
 """Seconds without outside changes before a refused index patch is tried again."""
@@ -44,6 +49,8 @@ class LiveFiles:
 
     @background(exclusive=True, group="watch")
     async def _watch(self) -> None:
+        from ..core.watch import watch_tree
+
         try:
             async for batch in watch_tree(self.store.root):
                 self.post_message(FilesChanged(batch))
@@ -129,6 +136,7 @@ class LiveFiles:
             lines += [f"  {part}" for part in op.reason.splitlines()]
         lines += ["", "Entries tied to no file are kept unless you ask (R); u undoes this."]
         title = f"Write {files} index file{'s' if files != 1 else ''}?"
+        from .screens.confirm import ConfirmScreen
 
         def answered(confirmed: bool | None) -> None:
             if confirmed:
@@ -180,8 +188,10 @@ class LiveFiles:
         self.index_report = message.report
         self.status_line.show_index(message.report, message.busy, message.error)
         if message.report is not None:
+            drift_screen = class_if_imported(DRIFT_MODULE, "DriftScreen")
+            shown = (LiveScreen,) if drift_screen is None else (LiveScreen, drift_screen)
             for screen in self.screen_stack:
-                if isinstance(screen, (LiveScreen, DriftScreen)):
+                if isinstance(screen, shown):
                     screen.indexes_checked(message.report)
 
     def action_show_drift(self) -> None:
@@ -193,5 +203,7 @@ class LiveFiles:
         if not report.drifted:
             self.notify("Every index file matches the memory files", timeout=4)
             return
+        from .screens.drift import DriftScreen
+
         if not isinstance(self.screen, DriftScreen):
             self.push_screen(DriftScreen(report))

@@ -10,13 +10,16 @@ all of it; over more than one file it asks first, naming the count and the first
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from ..core import bulk_edits
 from ..core.atomic import StoreError
-from ..core.bulk_edits import BulkChange, BulkPlan
 from ..core.model import Memory, short_path
-from .screens.confirm import ConfirmScreen
 from .widgets.memory_table import MemoryTable
+
+# Changes to many memories, and the question before them, load when marks are first acted on.
+if TYPE_CHECKING:
+    from ..core import bulk_edits
+    from ..core.bulk_edits import BulkChange, BulkPlan
 
 NAMED_IN_CONFIRM = 5
 """Files a bulk confirmation names before `… and N more`."""
@@ -91,6 +94,8 @@ class Marking:
         marked = self.marked_memories()
         if not marked:
             return False
+        from ..core import bulk_edits
+
         if action == "critical":
             self._confirm_bulk(marked, lambda ms, read: bulk_edits.toggle_critical(ms, read))
         elif action == "importance":
@@ -106,6 +111,8 @@ class Marking:
     ) -> None:
         """Ask before a change of more than one file (naming them), then make it as one plan
         from the records as they were shown: a file changed since is skipped and named."""
+        from ..core import bulk_edits
+        from .screens.confirm import ConfirmScreen
 
         def run() -> None:
             self.change(lambda: make(marked, self.curator.read_bytes).plan)
@@ -140,4 +147,6 @@ class Marking:
     def _bulk_saved(self, marked: list[Memory], change: BulkChange | None) -> None:
         if change is None:
             return
+        from ..core import bulk_edits
+
         self._confirm_bulk(marked, lambda ms, read: bulk_edits.edit_many(ms, change, read))

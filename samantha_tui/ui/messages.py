@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.css.query import NoMatches
 from textual.message import Message
 
-from ..core.curator import Outcome
-from ..core.indexes import DriftReport
-from ..core.model import Tree
-from ..core.plan import Plan
-from ..core.search import SearchResult
-from ..core.watch import FileBatch
+# Only named in signatures: the first frame must not import the writer, the indexes, the search
+# or the watcher just to declare the messages about them.
+if TYPE_CHECKING:
+    from ..core.curator import Outcome
+    from ..core.indexes import DriftReport
+    from ..core.model import Tree
+    from ..core.plan import Plan
+    from ..core.search import SearchResult
+    from ..core.watch import FileBatch
 
 
 class TreeLoaded(Message):

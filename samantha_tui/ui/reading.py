@@ -8,12 +8,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..core.fields import fields_for
 from ..core.model import Memory, Problem
-from ..core.problem_field import field_of
 from ..core.visible import has_hidden_characters
 from .folder_opener import NoOpener, open_folder, opener_command
-from .screens.memory_form import MemoryForm
 
 
 class Reading:
@@ -72,6 +69,11 @@ class Reading:
             )
             return
         self._show_in_its_tab(memory)
+        # The form's fields load with the form, when first opened.
+        from ..core.fields import fields_for
+        from ..core.problem_field import field_of
+        from .screens.memory_form import MemoryForm
+
         shown_keys = (spec.key for spec in fields_for(memory.kind, memory.frontmatter))
         field = field_of(problem, shown_keys)
         # A file the form cannot write (no frontmatter, not UTF-8) is refused with the reason

@@ -58,6 +58,10 @@ SHORT_KIND = {
 """The kind in a narrow Critical list, in the words of the short tab labels."""
 
 
+MARKERS_HINT = "★ critical  ! errors  · warnings  ▌ marked  (? for help)"
+"""The markers in one line, for where the list is shown (its tooltip; help lists them in full)."""
+
+
 def marker(memory: Memory) -> Text:
     """★ for critical, ! for a file with errors, · for warnings only."""
     if memory.critical:

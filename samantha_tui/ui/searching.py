@@ -22,8 +22,6 @@ from textual.widgets import Input, Tab
 from textual.worker import get_current_worker
 
 from ..core.model import Memory
-from ..core.query import QueryError, parse
-from ..core.search import Hit, Scope, SearchIndex, SearchResult
 from . import rows
 from .jump import open_jump_palette
 from .messages import SearchDone, SearchReady, while_shown
@@ -33,7 +31,9 @@ from .widgets.memory_table import Column, TableRow
 from .widgets.search_bar import SearchBar
 from .workers import background
 
+# The query language and the ranking load with the search index, after the first frame.
 if TYPE_CHECKING:
+    from ..core.search import Hit, Scope, SearchIndex, SearchResult
     from .tabs import TabSpec
 
 LISTED = 500
@@ -174,6 +174,8 @@ class Searching:
         index = self.curator.search_index
         if index is None:
             return  # the index is still being built; SearchReady runs the query then
+        from ..core.query import QueryError, parse
+
         try:
             query = parse(text)
         except QueryError as error:

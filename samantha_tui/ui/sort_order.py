@@ -14,7 +14,6 @@ from textual.theme import Theme
 from ..core.model import Memory
 from ..core.sorting import FIELDS_BY_ID, SortField, SortOrder
 from . import rows, state_file
-from .sort_menu import SortMenu
 from .tabs import TABS
 from .widgets.memory_table import MemoryTable
 
@@ -51,6 +50,8 @@ class Sorting:
         if spec.id in UNSORTED:
             self.notify("Problems are listed file by file, in line order", timeout=3)
             return
+        from .sort_menu import SortMenu  # imported when first opened
+
         self.push_screen(SortMenu(spec.label, self.tab_order(spec)), self.sort_by)
 
     def sort_by(self, field: SortField | None) -> None:

@@ -34,8 +34,6 @@ MARKERS: Rows = (
     ("·", "The file has warnings only"),
     ("▌", "Marked (Space): d deletes every marked memory at once"),
 )
-MARKERS_HINT = "★ critical  ! errors  · warnings  ▌ marked  (? for help)"
-"""One line, for where the list is shown (its tooltip)."""
 
 LIST_KEYS: Mapping[str, str] = {
     "list.up": "Up the list",

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.screen import Screen
 from textual.worker import Worker
 
-from ...core.indexes import DriftReport
 from .dismiss_once import DismissOnce
+
+if TYPE_CHECKING:
+    from ...core.indexes import DriftReport  # the indexes load after the first frame
 
 
 class LiveScreen(DismissOnce, Screen[None]):

@@ -1,14 +1,11 @@
 """The start-up question when an earlier change was interrupted: finish it, roll it back, or later.
 
-Looking costs one read of the journal; nothing is written until the person chooses. Later is the
+Asked by recovery_offer.py; nothing is written until the person chooses. Later is the
 safe choice (focused): every file stays as the interruption left it, and changes are refused until
 the journal is dealt with here, on the next start, or with `samantha-tui recover`.
 """
 
 from __future__ import annotations
-
-import functools
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -17,17 +14,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ...core import journal
-from ...core.atomic import StoreError
 from ...core.journal import Journal
-from ...core.recovery import FINISH, ROLLBACK, Preview, preview, recover
-from ...core.store import Store
+from ...core.recovery import FINISH, ROLLBACK, Preview
 from ..visible_text import shown
 from .button_choices import ButtonChoices
-from .refused_journal import RefusedJournalScreen
-
-if TYPE_CHECKING:
-    from ..app import SamanthaApp
 
 LATER = "later"
 PREVIEW_LINES = 8
@@ -95,48 +85,3 @@ def _touched_lines(shown: Preview | None) -> list[Text]:
             lines.append(Text(f"  and {len(items) - PREVIEW_LINES} more", style="dim"))
         lines.append(Text())
     return lines
-
-
-def offer_recovery(app: SamanthaApp) -> None:
-    """On start-up: when a change was interrupted, ask what to do about it."""
-    try:
-        interrupted = journal.current(app.store.root)
-    except StoreError as error:
-        app.push_screen(RefusedJournalScreen(str(error)))
-        return
-    if isinstance(interrupted, journal.InProgress):
-        # A batch another process is running is not interrupted: nothing to finish or roll back.
-        app.notify(in_progress_notice(interrupted), title="Change in progress", timeout=10)
-        return
-    if interrupted is None:
-        return
-
-    def chosen(choice: str | None) -> None:
-        if choice in (FINISH, ROLLBACK):
-            app.run_in_order(functools.partial(_recover, app, str(choice)))
-
-    app.push_screen(RecoverScreen(interrupted, preview(app.store, interrupted)), chosen)
-
-
-def in_progress_notice(found: journal.InProgress) -> str:
-    """What the start-up says of a batch another process is running (its command is user text:
-    the notice is shown as plain text)."""
-    return (
-        f"{found.describe()}; it is not interrupted, and a change made here before it is done "
-        "is refused"
-    )
-
-
-def _recover(app: SamanthaApp, mode: str) -> None:
-    """In the change thread, after any change already queued: recover, then read the tree again."""
-    # A store of its own: the app's is read by the UI meanwhile, and is read again afterwards.
-    store = Store(app.store.root, app.store.today)
-    try:
-        done = recover(store, mode)
-    except StoreError as error:
-        app.call_from_thread(
-            app.notify, str(error), title="Recovery stopped", severity="error", timeout=10
-        )
-        return
-    app.call_from_thread(app.notify, done.describe(), timeout=6)
-    app.call_from_thread(app.load_tree)

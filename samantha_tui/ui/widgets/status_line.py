@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.widgets import Static
 
-from ...core.indexes import DriftReport
 from ...core.model import Severity, Tree
 from ..visible_text import visible
+
+if TYPE_CHECKING:
+    from ...core.indexes import DriftReport  # the indexes load after the first frame
 
 SEPARATOR = "  ·  "
 NARROW_SEPARATOR = " · "

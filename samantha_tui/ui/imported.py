@@ -1,0 +1,16 @@
+"""Classes of modules loaded on first use, looked up without loading them."""
+
+from __future__ import annotations
+
+import sys
+
+
+def class_if_imported(module: str, name: str) -> type | None:
+    """The class `name` of `module` if that module has been imported, else None.
+
+    A screen whose module was never imported has never been opened, so it cannot be on the
+    screen stack: asking whether one is there need not pay for importing it.
+    """
+    loaded = sys.modules.get(module)
+    found = getattr(loaded, name, None) if loaded is not None else None
+    return found if isinstance(found, type) else None
