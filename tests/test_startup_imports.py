@@ -1,0 +1,111 @@
+"""What a start imports: the first frame only what it draws, a headless command no Textual.
+
+Each check runs in a fresh interpreter and looks at `sys.modules`, the only way to see that an
+import was really deferred (a module imported inside a function is invisible to a static look).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIRST_FRAME = "samantha_tui.ui.app"
+
+# Loaded when first used: the screens over the list, the forms and dialogs, the writer, the
+# indexes, the search, the curation rules, the bootstrap planner and the watcher.
+LATER = (
+    "samantha_tui.ui.screens.bootstrap",
+    "samantha_tui.ui.screens.review",
+    "samantha_tui.ui.screens.stats",
+    "samantha_tui.ui.screens.trash",
+    "samantha_tui.ui.screens.recover",
+    "samantha_tui.ui.screens.refused_journal",
+    "samantha_tui.ui.screens.reader",
+    "samantha_tui.ui.screens.memory_form",
+    "samantha_tui.ui.screens.bulk_form",
+    "samantha_tui.ui.screens.confirm",
+    "samantha_tui.ui.screens.conflict",
+    "samantha_tui.ui.screens.help",
+    "samantha_tui.ui.screens.drift",
+    "samantha_tui.ui.screens.notices",
+    "samantha_tui.ui.screens.export",
+    "samantha_tui.ui.sort_menu",
+    "samantha_tui.core.edits",
+    "samantha_tui.core.bulk_edits",
+    "samantha_tui.core.fixes",
+    "samantha_tui.core.fields",
+    "samantha_tui.core.plan",
+    "samantha_tui.core.indexes",
+    "samantha_tui.core.recovery",
+    "samantha_tui.core.search",
+    "samantha_tui.core.query",
+    "samantha_tui.core.lifecycle",
+    "samantha_tui.core.bootstrap",
+    "samantha_tui.core.subconscious",
+    "samantha_tui.core.watch",
+    "watchfiles",
+    "rapidfuzz",
+)
+
+# Drawn in the first frame: if these are missing the probe itself is broken.
+DRAWN = (
+    "textual.app",
+    "samantha_tui.ui.widgets.memory_table",
+    "samantha_tui.ui.widgets.status_line",
+    "samantha_tui.ui.widgets.counted_tabs",
+    "samantha_tui.core.store",
+)
+
+
+def imported_after(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running `code`."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    return set(json.loads(result.stdout.splitlines()[-1]))
+
+
+def test_the_first_frame_imports_none_of_what_loads_later() -> None:
+    modules = imported_after(f"import {FIRST_FRAME}")
+    assert set(DRAWN) <= modules
+    early = sorted(name for name in LATER if name in modules)
+    assert early == [], f"importing the app also imports {early}"
+
+
+def test_every_module_meant_for_later_exists() -> None:
+    """A renamed module would make the test above pass for nothing."""
+    modules = imported_after("\n".join(f"import {name}" for name in LATER))
+    assert set(LATER) <= modules
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check"],
+        ["index", "--check"],
+        ["bootstrap"],
+        ["review"],
+        ["search", "ci"],
+        ["trash", "list"],
+        ["recover"],
+    ],
+    ids=lambda argv: " ".join(argv),
+)
+def test_a_headless_command_imports_no_textual(argv: list[str], demo_root: Path) -> None:
+    root = demo_root
+    code = (
+        "import contextlib, io\n"
+        "from samantha_tui.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), "
+        "contextlib.redirect_stderr(io.StringIO()):\n"
+        f"    main({[*argv, '--tree', str(root)]!r})\n"
+    )
+    modules = imported_after(code)
+    assert "samantha_tui.core.store" in modules  # the command did read the tree
+    toolkit = sorted(name for name in modules if name.split(".")[0] in ("textual", "rich"))
+    assert toolkit == [], f"samantha-tui {' '.join(argv)} imported {toolkit[:5]}"
