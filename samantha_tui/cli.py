@@ -3,23 +3,42 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import shlex
 import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .commands import bootstrap, check, curate, demo, edit, index, recover, search, trash
 from .commands.common import EXIT_NOT_FOUND, EXIT_PROBLEMS, UserError, tree_option
 from .commands.output import visible_output
 from .core.atomic import StoreError
 from .core.locate import TreeNotFound, find_root
 from .core.tree_lock import APP, name_this_process
 
-# One module per command (samantha_tui/commands/); each registers its own parser and handler.
-COMMAND_MODULES = (demo, check, edit, trash, curate, bootstrap, index, search, recover)
+# The module of each command (samantha_tui/commands/), which registers its parser and handler.
+# Only the module of the command run is imported: the others bring the curation rules, the
+# bootstrap planner and the search, a third of a second that `check` has no use for.
+COMMAND_MODULES: dict[str, str] = {
+    "demo": "demo",
+    "check": "check",
+    "set": "edit",
+    "unset": "edit",
+    "trash": "trash",
+    "review": "curate",
+    "prune": "curate",
+    "promote": "curate",
+    "escalate": "curate",
+    "dedupe": "curate",
+    "complete": "curate",
+    "bootstrap": "bootstrap",
+    "index": "index",
+    "search": "search",
+    "recover": "recover",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or with `command` of that command's module only."""
     parser = argparse.ArgumentParser(
         prog="samantha-tui",
         description="Browse and curate a samantha-llm memory tree.",
@@ -28,14 +47,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"samantha-tui {__version__}")
     tree_option(parser, default=None)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMAND_MODULES:
-        module.register(commands)
+    names = COMMAND_MODULES.values() if command is None else [COMMAND_MODULES[command]]
+    for name in dict.fromkeys(names):
+        importlib.import_module(f".commands.{name}", __package__).register(commands)
     return parser
 
 
-def _names_a_command(argv: list[str], parser: argparse.ArgumentParser) -> bool:
-    """The UI takes a bare PATH, which argparse cannot mix with subcommands: look first."""
-    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+def _named_command(argv: list[str]) -> str | None:
+    """The command argv names, if any. The UI takes a bare PATH, which argparse cannot mix
+    with subcommands: look first."""
     skip = False
     for arg in argv:
         if skip:
@@ -43,8 +63,8 @@ def _names_a_command(argv: list[str], parser: argparse.ArgumentParser) -> bool:
         elif arg == "--tree":
             skip = True
         elif not arg.startswith("-"):
-            return arg in subparsers.choices
-    return False
+            return arg if arg in COMMAND_MODULES else None
+    return None
 
 
 def run_ui(argv: list[str]) -> int:
@@ -67,14 +87,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_command(argv: list[str]) -> int:
-    parser = build_parser()
     try:
+        command = _named_command(argv)
         wants_help = any(a in ("-h", "--help", "--version") for a in argv)
-        if not _names_a_command(argv, parser) and not wants_help:
+        if command is None and not wants_help:
             name_this_process(APP)  # what another writer is told holds the tree
             return run_ui(argv)
         name_this_process(shlex.join(argv))
-        args = parser.parse_args(argv)
+        args = build_parser(command).parse_args(argv)
         return args.handler(args)
     except BrokenPipeError:
         # Output piped into `head` and the like: stopping early is not an error.

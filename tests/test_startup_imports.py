@@ -6,6 +6,7 @@ import was really deferred (a module imported inside a function is invisible to 
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -109,3 +110,33 @@ def test_a_headless_command_imports_no_textual(argv: list[str], demo_root: Path)
     assert "samantha_tui.core.store" in modules  # the command did read the tree
     toolkit = sorted(name for name in modules if name.split(".")[0] in ("textual", "rich"))
     assert toolkit == [], f"samantha-tui {' '.join(argv)} imported {toolkit[:5]}"
+
+
+def test_the_command_table_names_every_command_its_module_registers() -> None:
+    """The CLI imports only the module of the command run, found in COMMAND_MODULES: a command
+    added to a module but not to the table would not run."""
+    from samantha_tui.cli import COMMAND_MODULES, build_parser
+
+    def registered(parser) -> set[str]:
+        subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return set(subparsers.choices)
+
+    assert registered(build_parser()) == set(COMMAND_MODULES)
+    for command in COMMAND_MODULES:
+        assert command in registered(build_parser(command))
+
+
+def test_a_headless_command_imports_only_its_own_command_module(demo_root: Path) -> None:
+    code = (
+        "import contextlib, io\n"
+        "from samantha_tui.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), "
+        "contextlib.redirect_stderr(io.StringIO()):\n"
+        f"    main(['check', '--tree', {str(demo_root)!r}])\n"
+    )
+    modules = imported_after(code)
+    commands = sorted(m for m in modules if m.startswith("samantha_tui.commands."))
+    assert "samantha_tui.commands.check" in commands
+    assert not {"samantha_tui.commands.curate", "samantha_tui.commands.search"} & set(commands)
+    assert "samantha_tui.core.lifecycle" not in modules
+    assert "rapidfuzz" not in modules

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core.indexes import health
 from ..core.locate import find_root
-from ..core.plan import Plan, touched_by
 from ..core.store import Store
+
+if TYPE_CHECKING:
+    from ..core.plan import Plan
 
 EXIT_PROBLEMS = 1
 EXIT_NOT_FOUND = 2
@@ -46,6 +47,10 @@ def open_store(args: argparse.Namespace) -> Store:
 
 def print_unpatched(store: Store, plan: Plan) -> None:
     """Say which index a change could not patch (it cannot be read) and so left as it is."""
+    # Imported here: only the commands that write bring the indexes and the plans.
+    from ..core.indexes import health
+    from ..core.plan import touched_by
+
     paths = [path for op in plan.operations for path in touched_by(op)]
     for line in health.unpatched_after(store.root, paths):
         print(line)
