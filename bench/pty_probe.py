@@ -35,8 +35,9 @@ FILLED = re.compile(re.escape(TABS[0].label).encode() + rb" (\d+)(?=\D)")
 
 PAGE_DOWN = b"\x1b[6~"
 """What an xterm sends for PgDn."""
+FIRST_ROW = b"g"
 LAST_ROW = b"G"
-"""The list's key for its last row: pressed at the end, it must change nothing on screen."""
+"""The list's keys for its first and last rows: pressed at the end, the last must change nothing."""
 PAGE_AT_LEAST = 10
 """A PgDn moves at least this many rows at 120×40: with the list's count, it caps the keys."""
 REPEAT_RATE = 30.0
@@ -272,6 +273,7 @@ def held_page_down(command: Sequence[str], env: Mapping[str, str]) -> tuple[floa
     with PtySession(command, env) as session:
         took, match = session.wait_for(FILLED)
         session.settle()
+        session.changes_screen(FIRST_ROW, b"")  # where a fresh start already is, to be sure
         held, updates = session.hold(PAGE_DOWN, max_keys=int(match.group(1)) // PAGE_AT_LEAST + 20)
         if session.changes_screen(LAST_ROW, updates.finished()):
             raise RuntimeError(
