@@ -276,7 +276,9 @@ class Catalog:
         ):
             memory = _memory_of(row, rel, kind, today, companions)
             if memory is not None:
-                if row[1] != kind.slug or _decode(row[7]) != "\0".join(companions):
+                if row[1] != kind.slug or (
+                    (companions or row[7]) and _decode(row[7]) != "\0".join(companions)
+                ):
                     self._writes[rel] = _row(memory, info, trusted=True)
                     self._changed.append(memory)
                 return memory
@@ -643,7 +645,7 @@ def _rebuild(
                 problems = values[_PROBLEMS_AT]
         if type(companions) is bytes:
             companions = tuple(_decode(companions).split("\0")) if companions else ()
-        state = dict(zip(_PICKLED, values, strict=True))
+        state = dict(zip(_PICKLED, values))  # noqa: B905 (the length is checked above)
         state["frontmatter"] = MappingProxyType(values[_FRONTMATTER_AT])
         state["problems"] = problems
         state["body"] = _decode(body)
