@@ -21,11 +21,11 @@ import stat
 import threading
 import time
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
@@ -82,6 +82,7 @@ _COLUMNS = (
 )
 _INSERT = f"INSERT OR REPLACE INTO records ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
+T = TypeVar("T")
 Row = tuple[bytes, str, int, int, int, int, int, bytes, bytes, bytes, int]
 """One records row, in _COLUMNS order."""
 _BUSY = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
@@ -213,7 +214,7 @@ class Catalog:
         except (OSError, sqlite3.Error) as error:
             return cls._in_memory(root, _not_kept(file, error))
         try:
-            _prepare(connection, expected)
+            _patiently(lambda: _prepare(connection, expected))
             return cls(root, file, connection, None)
         except sqlite3.Error as error:
             connection.close()
@@ -311,7 +312,7 @@ class Catalog:
             self._writes, self._seen, self._changed = {}, set(), []
             self._scan_start_ns = None
             try:
-                removed = self._commit(writes, seen)
+                removed = _patiently(lambda: self._commit(writes, seen))
             except sqlite3.Error as error:
                 removed = self._failed_save(error, writes, seen)
             return Delta(changed=changed, removed=removed)
@@ -472,6 +473,23 @@ def _connect(file: Path) -> sqlite3.Connection:
         file, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
     )
     return connection
+
+
+def _patiently(work: Callable[[], T]) -> T:
+    """work(), tried again while SQLite says busy, up to the busy timeout.
+
+    The timeout covers waiting for a lock, but not every moment of another connection opening or
+    closing the database in WAL mode (its recovery, its last checkpoint): there SQLite says busy
+    at once.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            return work()
+        except sqlite3.OperationalError as error:
+            if _code(error) not in _BUSY or time.monotonic() >= deadline:
+                raise
+        time.sleep(0.01)
 
 
 def _prepare(connection: sqlite3.Connection, expected: dict[str, str]) -> None:
