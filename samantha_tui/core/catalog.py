@@ -414,15 +414,26 @@ class Catalog:
 
     def put(self, memory: Memory) -> None:
         """Catalogue one record that has just changed (a write of the app's, the watcher)."""
-        try:
-            info: os.stat_result | None = os.lstat(f"{self.root}/{memory.path}")
-        except OSError:
-            info = None
-        self._write_now([_row(memory, info, _settled(memory, info, _now_ns()))], [])
+        self.update([memory], [])
 
     def forget(self, rel: str) -> None:
         """Drop the row of a file that is gone."""
-        self._write_now([], [rel])
+        self.update([], [rel])
+
+    def update(self, changed: list[Memory], gone: list[str]) -> None:
+        """Catalogue records that have just changed and drop the rows of files gone, in one
+        transaction: a batch of a thousand changes is one commit, not a thousand."""
+        if not changed and not gone:
+            return
+        now = _now_ns()
+        rows = []
+        for memory in changed:
+            try:
+                info: os.stat_result | None = os.lstat(f"{self.root}/{memory.path}")
+            except OSError:
+                info = None
+            rows.append(_row(memory, info, _settled(memory, info, now)))
+        self._write_now(rows, gone)
 
     def _write_now(self, rows: list[Row], gone: list[str]) -> None:
         with self._lock:
