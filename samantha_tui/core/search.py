@@ -104,7 +104,7 @@ class SplitResult:
 
 
 @dataclass(frozen=True)
-class _Entry:
+class Entry:
     path: str
     title_cf: str
     """The casefolded title, character for character as long as `title_owner` says."""
@@ -201,7 +201,7 @@ class Answering:
         """Every slot in tie order."""
         raise NotImplementedError
 
-    def _entry(self, slot: int) -> _Entry:
+    def _entry(self, slot: int) -> Entry:
         raise NotImplementedError
 
     def _slot_of_path(self, path: str) -> int:
@@ -430,9 +430,10 @@ class Answering:
         for item in query.filters:
             # Decide per distinct value (a few importances, some hundred dates), not per memory.
             passing: set[int] = set()
-            for value, slots in self._facet(item.field).items():
+            facet = self._facet(item.field)
+            for value in facet:
                 if item.accepts(value):
-                    passing |= slots
+                    passing |= facet[value]
             if item.negated:
                 allowed = (self._all_slots() if allowed is None else allowed) - passing
             else:
@@ -527,7 +528,7 @@ class SearchIndex(Answering):
 
     def __init__(self, today: dt.date) -> None:
         super().__init__(today)
-        self._entries: list[_Entry | None] = []
+        self._entries: list[Entry | None] = []
         self._free: list[int] = []
         self._slot_of: dict[str, int] = {}
         self._live: set[int] = set()
@@ -611,7 +612,7 @@ class SearchIndex(Answering):
     def _tie_order(self) -> Iterable[int]:
         return self._order
 
-    def _entry(self, slot: int) -> _Entry:
+    def _entry(self, slot: int) -> Entry:
         entry = self._entries[slot]
         assert entry is not None
         return entry
@@ -631,7 +632,7 @@ class SearchIndex(Answering):
                 column.append("")
         title_cf, owner = casefold_with_owners(memory.title)
         texts = (title_cf, *texts_after_title(memory))
-        entry = _Entry(memory.path, title_cf, owner, tie_key(memory), memory)
+        entry = Entry(memory.path, title_cf, owner, tie_key(memory), memory)
         self._entries[slot] = entry
         self._title_keys[slot] = words_key(title_cf)
         for column, text in zip(self._texts, texts, strict=True):
@@ -822,7 +823,7 @@ def occurrence(text: str, needle: str) -> tuple[float, int]:
     return best, best_start
 
 
-def title_spans(entry: _Entry, terms: Iterable[Term]) -> tuple[tuple[int, int], ...]:
+def title_spans(entry: Entry, terms: Iterable[Term]) -> tuple[tuple[int, int], ...]:
     """Sorted, merged (start, end) offsets into the original title of what the terms matched."""
     spans: list[tuple[int, int]] = []
     for term in terms:
