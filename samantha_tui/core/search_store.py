@@ -28,12 +28,14 @@ from itertools import islice
 
 from .. import __version__
 from .model import Kind, Memory
-from .query import Value
+from .query import Query, Value
 from .search import (
     FIELDS,
     HEAD_FIELDS,
     Answering,
     Entry,
+    SearchIndex,
+    SearchResult,
     casefold_with_owners,
     facet_values,
     texts_after_title,
@@ -690,3 +692,40 @@ def _unpack_ordered(blob: object) -> array:
 
 def _unpack(blob: object) -> set[int]:
     return set(_unpack_ordered(blob))
+
+
+def answer(
+    connection: sqlite3.Connection | None,
+    memories: Sequence[Memory],
+    today: dt.date,
+    query: str | Query,
+    limit: int | None = None,
+) -> SearchResult:
+    """query over these records, answered from the search tables of connection after bringing
+    them in step; exactly `SearchIndex.build(memories, today).search(query, limit)`.
+
+    Damaged tables are rebuilt and asked again; a database that cannot be read or written
+    (locked, read-only, full, not a database), or no connection at all, gives the answer of an
+    in-memory index, so a search never fails for its cache.
+    """
+    if connection is not None:
+        for _attempt in range(2):
+            try:
+                store = SearchStore.open(connection, today)
+                store.sync(memories)
+                return store.search(query, limit)
+            except Damaged:
+                _drop_tables(connection)
+            except sqlite3.Error:
+                break
+    return SearchIndex.build(memories, today).search(query, limit)
+
+
+def _drop_tables(connection: sqlite3.Connection) -> None:
+    try:
+        connection.rollback()
+        for table in TABLES:
+            connection.execute(f"DROP TABLE IF EXISTS {table}")
+        connection.commit()
+    except sqlite3.Error:
+        pass  # the next open finds them unusable and makes them anew
