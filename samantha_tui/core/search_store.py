@@ -49,9 +49,9 @@ SCHEMA = 1
 VERSION = f"{SCHEMA}:{__version__}"
 """A package version may tokenise or read files differently: its tables are not ours to read."""
 TABLES = ("search_meta", "search_docs", "search_postings", "search_facets")
-REBUILD_SHARE = 4
-"""`sync` rebuilds the tables when more than one record in this many changed (cheaper in bulk)."""
 REBUILD_MIN = 64
+"""`sync` rebuilds the tables when more records than this and than a quarter of them changed
+(in bulk it is cheaper than patching postings one by one)."""
 CHUNK = 500
 """Ids bound per `IN (...)` query, well under SQLite's limit on parameters."""
 HEAD_NUMBERS = tuple(FIELDS.index(field) for field in HEAD_FIELDS)
@@ -181,7 +181,8 @@ class SearchStore(Answering):
         changed = [m for m in memories if indexed.get(m.path) != signature(m)]
         present = {m.path for m in memories}
         removed = [path for path in indexed if path not in present]
-        if len(changed) + len(removed) > max(REBUILD_MIN, len(memories) // REBUILD_SHARE):
+        never_built = self._meta("order") is None
+        if never_built or len(changed) + len(removed) > max(REBUILD_MIN, len(memories) // 4):
             self._rebuild(list(memories), wanted)
             return
         if changed or removed:
@@ -450,16 +451,19 @@ class SearchStore(Answering):
 
     def _field_texts(self, position: int, slots: Iterable[int]) -> Mapping[int, str]:
         column = _TEXT_COLUMNS[position]
+        slots = set(slots)
         texts = {
             doc_id: _text(text)
             for doc_id, text in self._rows(f"SELECT id, {column} FROM search_docs", slots)
         }
+        _all_found(texts, slots)
         if position == 0:
             return {doc_id: casefold_with_owners(text)[0] for doc_id, text in texts.items()}
         return texts
 
     def _title_keys_of(self, slots: Iterable[int]) -> Mapping[int, str]:
-        return dict(self._rows("SELECT id, title_key FROM search_docs", slots))
+        slots = set(slots)
+        return _all_found(dict(self._rows("SELECT id, title_key FROM search_docs", slots)), slots)
 
     def _tie_order(self) -> Iterable[int]:
         return self._order_ids()
@@ -583,6 +587,13 @@ class _Facet(Mapping[Value, set[int]]):
 
 
 # Rows, values and ids as the tables keep them
+
+
+def _all_found(rows: dict[int, str], slots: set[int]) -> dict[int, str]:
+    """rows, when it has one for every slot: postings naming a missing row are damage."""
+    if len(rows) != len(slots):
+        raise Damaged("postings name rows that are not there")
+    return rows
 
 
 def _stored_facets(memory: Memory) -> list[tuple[str, str]]:
