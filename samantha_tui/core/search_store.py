@@ -108,7 +108,10 @@ def signature(memory: Memory) -> str:
 
 def fingerprint(memories: Iterable[Memory]) -> str:
     """One digest of every record's path and signature, whatever their order."""
-    lines = sorted(f"{memory.path}\0{signature(memory)}" for memory in memories)
+    # Whole-list steps (map, zip, join) keep the per-record work in C: this runs on every search.
+    memories = list(memories)
+    signatures = [memory.digest or signature(memory) for memory in memories]
+    lines = sorted(map("\0".join, zip([m.path for m in memories], signatures, strict=True)))
     return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogatepass")).hexdigest()
 
 
