@@ -184,3 +184,14 @@ def test_the_command_without_a_cache_answers_the_same(demo_root: Path, capsys, m
     monkeypatch.setenv("SAMANTHA_TUI_CACHE", "off")
     assert main(argv) == 0
     assert capsys.readouterr().out == kept
+
+
+def test_a_kept_store_sees_what_another_process_wrote(tmp_path: Path) -> None:
+    file = tmp_path / "shared.sqlite"
+    mine = SearchStore.open(sqlite3.connect(file), TODAY)
+    mine.sync(many(30))
+    assert mine.search("kafka", 5) == SearchIndex.build(many(30), TODAY).search("kafka", 5)
+    other = SearchStore.open(sqlite3.connect(file), TODAY)
+    changed = [dataclasses.replace(m, title=f"kafka first {m.title}") for m in many(30)[::-1]]
+    other.rebuild(changed[:12])  # new ids for other records
+    assert mine.search("kafka", 5) == SearchIndex.build(changed[:12], TODAY).search("kafka", 5)

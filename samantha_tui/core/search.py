@@ -21,6 +21,7 @@ import threading
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from itertools import chain, compress, repeat
 from operator import methodcaller
@@ -165,6 +166,10 @@ class Answering:
 
     # Hooks: what a keeper of search keys supplies
 
+    def _reading(self) -> AbstractContextManager[object]:
+        """Held while a query reads the keys: no change may land halfway through one."""
+        return self._lock
+
     def _head_prefixed(self, prefix: str) -> Iterable[str]:
         """Head-field tokens starting with prefix."""
         raise NotImplementedError
@@ -223,7 +228,7 @@ class Answering:
                 query = parse(query)
             except QueryError as error:
                 return SearchResult(error=str(error))
-        with self._lock:
+        with self._reading():
             matched, matches = self._matched(query)
             return self._ranked(matched, matches, query, limit)
 
@@ -245,7 +250,7 @@ class Answering:
                 query = parse(query)
             except QueryError as error:
                 return SplitResult({scope: 0 for scope in SCOPES}, {}, error=str(error))
-        with self._lock:
+        with self._reading():
             matched, matches = self._matched(query)
             kinds = self._facet("kind")
             subsets: dict[Scope, set[int]] = {

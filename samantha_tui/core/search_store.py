@@ -128,6 +128,7 @@ class SearchStore(Answering):
         self._db = connection
         self.rebuilt = False
         """True when open found no usable tables and made them anew."""
+        self._data_version: int | None = None
         self._forget_reads()
 
     @classmethod
@@ -372,6 +373,8 @@ class SearchStore(Answering):
         committed at the end (with anything the connection had pending), rolled back on error."""
         if not self._db.in_transaction:
             self._db.execute("BEGIN IMMEDIATE")
+        # Another process may have written since anything was read: read it again.
+        self._changed()
         try:
             yield
         except BaseException:
@@ -394,6 +397,24 @@ class SearchStore(Answering):
         self._facets: dict[str, _Facet] = {}
 
     # The hooks of Answering, read from the tables as a query needs them
+
+    @contextmanager
+    def _reading(self) -> Generator[None, None, None]:
+        # One read transaction: every table as one commit left it, even while another process
+        # writes; what was read before is dropped when another connection has committed since.
+        with self._lock:
+            began = not self._db.in_transaction
+            if began:
+                self._db.execute("BEGIN")
+            try:
+                version = self._db.execute("PRAGMA data_version").fetchone()[0]
+                if version != self._data_version:
+                    self._data_version = version
+                    self._changed()
+                yield
+            finally:
+                if began:
+                    self._db.rollback()
 
     def _head_prefixed(self, prefix: str) -> Iterable[str]:
         found: set[str] = set()
