@@ -102,6 +102,7 @@ def search_database(
     name = hashlib.sha256(str(resolved).encode("utf-8")).hexdigest()[:32]
     file = folder / f"search-{name}.sqlite"
     for _attempt in range(2):
+        connection = None
         try:
             folder.mkdir(parents=True, exist_ok=True)
             connection = sqlite3.connect(file, timeout=2.0)
@@ -109,9 +110,11 @@ def search_database(
             connection.execute("PRAGMA synchronous=NORMAL")
             return connection
         except sqlite3.DatabaseError as error:
+            if connection is not None:
+                connection.close()
             if isinstance(error, sqlite3.OperationalError):
                 return None  # locked or unwritable: answer without it this time
-            # Not a database: only a cache, so it is made anew.
+            # Not a database: it only ever held a cache, so it is made anew.
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{file}{suffix}").unlink(missing_ok=True)
         except OSError:
