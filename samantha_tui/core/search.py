@@ -1,5 +1,8 @@
 """Search a tree's memories: keys precomputed once, queries answered from token postings.
 
+`Answering` is the query path itself, over hooks that hand it the keys; `SearchIndex` keeps them
+in memory, core/search_store.py in SQLite tables, and both answer through the same code.
+
 Every field is casefolded and cut into alphanumeric tokens; a posting maps a token to the memories
 holding it. A query word is looked up in the sorted vocabulary (exact word, then word prefix), then
 inside longer words, then, for typos, with rapidfuzz over the alphabetic vocabulary (one edit,
@@ -18,6 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import threading
+from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -145,7 +149,7 @@ def is_typo(word: str, token: str) -> bool:
     return word != token and OSA.distance(word, token, score_cutoff=TYPO_EDITS) <= TYPO_EDITS
 
 
-class Answering:
+class Answering(ABC):
     """The query path over postings, whatever keeps them: matching, filters, ranking, spans.
 
     A subclass supplies the keys through the hooks below (the in-memory SearchIndex from its
@@ -170,54 +174,56 @@ class Answering:
         """Held while a query reads the keys: no change may land halfway through one."""
         return self._lock
 
+    @abstractmethod
     def _head_prefixed(self, prefix: str) -> Iterable[str]:
         """Head-field tokens starting with prefix."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _body_prefixed(self, prefix: str) -> Iterable[str]:
         """Body tokens starting with prefix."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _head_lines(self) -> str:
         """The head vocabulary one token a line, a newline before the first and after the last."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _typo_words(self, length: int) -> list[str]:
         """The alphabetic head tokens of that length."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _facet(self, field: str) -> Mapping[Value, set[int]]:
         """A filter's values, each with the slots holding it."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _all_slots(self) -> set[int]:
         """Every indexed memory's slot."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _field_texts(self, position: int, slots: Iterable[int]) -> Mapping[int, str] | list[str]:
         """The casefolded text of FIELDS[position] of at least those slots, by slot."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _title_keys_of(self, slots: Iterable[int]) -> Mapping[int, str] | list[str]:
         """The `words_key` of the title of at least those slots, by slot."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _tie_order(self) -> Iterable[int]:
         """Every slot in tie order."""
-        raise NotImplementedError
 
-    def _entry(self, slot: int) -> Entry:
-        raise NotImplementedError
+    @abstractmethod
+    def _entry(self, slot: int) -> Entry: ...
 
+    @abstractmethod
     def _slot_of_path(self, path: str) -> int:
         """The slot of the memory at path; -1 when it is not indexed."""
-        raise NotImplementedError
 
     def _prefetch_entries(self, slots: Iterable[int]) -> None:
-        """A hint that the entries of these slots are about to be read."""
+        """A hint that the entries of these slots are about to be read (kept in memory: none)."""
+        return
 
     def _prefetch_postings(self, tokens: Iterable[str]) -> None:
         """A hint that the head-field postings of these tokens are about to be read."""
+        return
 
     # Queries
 
