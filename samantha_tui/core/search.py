@@ -199,8 +199,8 @@ class Answering(ABC):
         """Every indexed memory's slot."""
 
     @abstractmethod
-    def _field_texts(self, position: int, slots: Iterable[int]) -> Mapping[int, str] | list[str]:
-        """The casefolded text of FIELDS[position] of at least those slots, by slot."""
+    def _texts_holding(self, position: int, slots: Iterable[int], text: str) -> dict[int, str]:
+        """Of those slots, the ones whose casefolded FIELDS[position] holds text, with that."""
 
     @abstractmethod
     def _title_keys_of(self, slots: Iterable[int]) -> Mapping[int, str] | list[str]:
@@ -514,8 +514,8 @@ class Answering(ABC):
             else:
                 sets = [_union(postings, tokens) for tokens in head]
                 candidates = sets[0].intersection(*sets[1:])
-            texts = self._field_texts(position, candidates)
-            holding = [slot for slot in candidates if phrase in texts[slot]]
+            texts = self._texts_holding(position, candidates, phrase)
+            holding = list(texts)
             graded: dict[float, list[int]] = {}
             for slot in holding:
                 graded.setdefault(occurrence(texts[slot], phrase)[0], []).append(slot)
@@ -614,8 +614,9 @@ class SearchIndex(Answering):
     def _all_slots(self) -> set[int]:
         return self._live
 
-    def _field_texts(self, position: int, slots: Iterable[int]) -> list[str]:
-        return self._texts[position]
+    def _texts_holding(self, position: int, slots: Iterable[int], text: str) -> dict[int, str]:
+        texts = self._texts[position]
+        return {slot: texts[slot] for slot in slots if text in texts[slot]}
 
     def _title_keys_of(self, slots: Iterable[int]) -> list[str]:
         return self._title_keys

@@ -478,17 +478,17 @@ class SearchStore(Answering):
             self._live = set(self._order_ids())
         return self._live
 
-    def _field_texts(self, position: int, slots: Iterable[int]) -> Mapping[int, str]:
-        column = _TEXT_COLUMNS[position]
-        slots = set(slots)
-        texts = {
-            doc_id: _text(text)
-            for doc_id, text in self._rows(f"SELECT id, {column} FROM search_docs", slots)
-        }
-        _all_found(texts, slots)
+    def _texts_holding(self, position: int, slots: Iterable[int], text: str) -> dict[int, str]:
         if position == 0:
-            return {doc_id: casefold_with_owners(text)[0] for doc_id, text in texts.items()}
-        return texts
+            # Titles are kept as written (their spans need it): casefolded here, short anyway.
+            rows = self._rows("SELECT id, title FROM search_docs", slots)
+            folded = {doc_id: casefold_with_owners(_text(title))[0] for doc_id, title in rows}
+            return {doc_id: title for doc_id, title in folded.items() if text in title}
+        # The other texts are kept casefolded: SQLite keeps back the rows without the text (a
+        # UTF-8 byte run is found exactly where the characters are), so few rows come over.
+        column = _TEXT_COLUMNS[position]
+        select = f"SELECT id, {column} FROM search_docs WHERE instr({column}, ?) > 0 AND"
+        return {doc_id: _text(found) for doc_id, found in self._rows(select, slots, _blob(text))}
 
     def _title_keys_of(self, slots: Iterable[int]) -> Mapping[int, str]:
         slots = set(slots)
@@ -543,12 +543,14 @@ class SearchStore(Answering):
             self._order = list(_unpack_ordered(raw)) if raw else []
         return self._order
 
-    def _rows(self, select: str, slots: Iterable[int]) -> Iterator[tuple]:
-        """select's rows for the given ids, chunked under SQLite's limit on parameters."""
+    def _rows(self, select: str, slots: Iterable[int], *before: object) -> Iterator[tuple]:
+        """select's rows for the given ids, chunked under SQLite's limit on parameters; a select
+        ending in AND has its own condition, with `before` as its parameters."""
+        where = " " if select.endswith(" AND") else " WHERE "
         ids = iter(slots)
         while chunk := list(islice(ids, CHUNK)):
             marks = ", ".join("?" * len(chunk))
-            yield from self._db.execute(f"{select} WHERE id IN ({marks})", chunk)
+            yield from self._db.execute(f"{select}{where}id IN ({marks})", (*before, *chunk))
 
 
 class _Postings(Mapping[str, set[int]]):
