@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.commands.search import search_database
+from samantha_tui.core.catalog import cache_folder, catalog_file
 from samantha_tui.core.model import Kind, Memory
 from samantha_tui.core.search import SearchIndex
 from samantha_tui.core.search_store import VERSION, SearchStore, answer
@@ -198,17 +198,16 @@ def test_a_kept_store_sees_what_another_process_wrote(tmp_path: Path) -> None:
     assert mine.search("kafka", 5) == SearchIndex.build(changed[:12], TODAY).search("kafka", 5)
 
 
-def test_a_cache_file_that_is_no_database_is_made_anew(demo_root: Path, capsys) -> None:
+def test_a_catalog_that_is_no_database_is_made_anew(demo_root: Path, capsys) -> None:
     argv = ["search", "--tree", str(demo_root), "gateway"]
     assert main(argv) == 0
     expected = capsys.readouterr().out
-    connection = search_database(demo_root)
-    assert connection is not None
-    file = Path(connection.execute("PRAGMA database_list").fetchone()[2])
-    connection.close()
+    file = catalog_file(cache_folder(), demo_root.resolve())
     for suffix in ("-wal", "-shm"):
         Path(f"{file}{suffix}").unlink(missing_ok=True)
     file.write_bytes(b"garbage, not sqlite" * 200)
     assert main(argv) == 0
-    assert capsys.readouterr().out == expected
+    out, err = capsys.readouterr()
+    assert out == expected
+    assert "was damaged" in err and "rebuilt" in err
     assert file.read_bytes().startswith(b"SQLite format 3")

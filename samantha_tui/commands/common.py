@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ from ..core.indexes import health
 from ..core.locate import find_root
 from ..core.plan import Plan, touched_by
 from ..core.store import Store
+from ..core.visible import visible
 
 EXIT_PROBLEMS = 1
 EXIT_NOT_FOUND = 2
@@ -40,7 +42,9 @@ def locate(args: argparse.Namespace) -> Path:
 def open_store(args: argparse.Namespace) -> Store:
     """A store over the tree the arguments name, already scanned."""
     store = Store(locate(args))
-    store.scan()
+    tree = store.scan()
+    for notice in tree.notices:  # the catalog's: damaged, locked, or not where it should be
+        print(f"samantha-tui: {visible(notice)}", file=sys.stderr)
     return store
 
 

@@ -3,15 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import hashlib
-import os
-import sqlite3
-from collections.abc import Mapping
-from pathlib import Path
 
 from ..core.model import Memory
 from ..core.query import QueryError, parse
-from ..core.record_cache import cache_folder
 from ..core.search_store import answer
 from .common import UserError, open_store, tree_option
 from .output import print_json
@@ -53,12 +47,12 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(str(error)) from None
     store = open_store(args)
     tree = store.tree
-    connection = search_database(store.root)
+    # The postings live beside the records, in the tree's catalog.
+    connection = store.catalog().connection
     try:
         result = answer(connection, tree.memories, store.today(), parsed, args.limit or None)
     finally:
-        if connection is not None:
-            connection.close()
+        store.close()
     memories = {memory.path: memory for memory in tree.memories}
     if args.json:
         payload = {
@@ -88,35 +82,3 @@ def run(args: argparse.Namespace) -> int:
 
 def _date(memory: Memory) -> str | None:
     return memory.date.isoformat() if memory.date else None
-
-
-def search_database(
-    root: Path, environ: Mapping[str, str] = os.environ
-) -> sqlite3.Connection | None:
-    """The database the search tables of root's tree are kept in, in the user's cache folder
-    (the record cache's folder rules); None when caching is off or the folder cannot be used."""
-    folder = cache_folder(environ)
-    resolved = root.resolve()
-    if folder is None or folder.resolve().is_relative_to(resolved):
-        return None
-    name = hashlib.sha256(str(resolved).encode("utf-8")).hexdigest()[:32]
-    file = folder / f"search-{name}.sqlite"
-    for _attempt in range(2):
-        connection = None
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            connection = sqlite3.connect(file, timeout=2.0)
-            connection.execute("PRAGMA journal_mode=WAL")
-            connection.execute("PRAGMA synchronous=NORMAL")
-            return connection
-        except sqlite3.DatabaseError as error:
-            if connection is not None:
-                connection.close()
-            if isinstance(error, sqlite3.OperationalError):
-                return None  # locked or unwritable: answer without it this time
-            # Not a database: it only ever held a cache, so it is made anew.
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{file}{suffix}").unlink(missing_ok=True)
-        except OSError:
-            return None
-    return None
