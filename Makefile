@@ -38,7 +38,9 @@ format: $(VENV)/.installed-test
 	$(BIN)/ruff format samantha_tui tests screenshots bench
 	$(BIN)/ruff check --fix samantha_tui tests screenshots bench
 
+# fzf is the reference the headless search is held to.
 bench: $(VENV)/.installed-test
+	@command -v fzf >/dev/null || apt-get install -y -qq fzf
 	$(BIN)/python -m bench
 
 screenshots: $(VENV)/.installed-test

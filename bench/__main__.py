@@ -1,11 +1,14 @@
 """`make bench`: scan, start-up, search, write, memory and scrolling on trees of several sizes.
 
-Each size (BENCH_SIZES, default 1000,10000,100000) gets a tree from bench/generate.py, then fresh
-processes measure it RUNS[size] times: a cold scan and a warm one right after (sharing a new, empty
-cache folder), the headless app (start-up, scrolling, peak RSS), and the console script on a
-pseudo-terminal; then one core process (warm cache) times search and writes, last because it writes
-into the tree. Medians are recorded with the worst beside them as `..._max`; the table is printed
-and results.json updated.
+First the import cost of the CLI and the app (bench/cold_start.py). Then each size (BENCH_SIZES,
+default 1000,10000,100000) gets a tree from bench/generate.py, and fresh processes measure it
+RUNS[size] times: a cold scan and a warm one right after (sharing a new, empty cache folder), the
+headless app (start-up, scrolling, peak RSS), the floor app and the console script on a
+pseudo-terminal (with no cache yet, up to COLD_PTY_MAX memories, then warm, holding PgDn to the
+last row); then headless search as whole processes against grep | fzf and samantha-llm; then one
+core process (warm cache) times search and writes, last because it writes into the tree. Medians
+are recorded with the worst beside them as `..._max`, and the ratios of bench/targets.py from the
+medians; the tables are printed and results.json updated.
 """
 
 from __future__ import annotations
@@ -13,18 +16,29 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from . import cli_search, cold_start, floor_app, targets
 from .generate import generate
-from .pty_probe import startup_pty
-from .results import run
+from .pty_probe import FILLED, held_page_down, startup_pty
+from .results import record_extra, run
 
 RUNS = {1000: 3, 10000: 3, 100000: 1}
 """Runs per size: what fits `make bench` in 10 minutes on 2 cores; other sizes get 3."""
+SEARCH_RUNS = {1000: 5, 10000: 5, 100000: 3}
+"""Timed runs of each headless search command per size (after one untimed); other sizes get 5."""
+FLOOR_RUNS = 2
+"""Floor app start-ups in each run, right before samantha-tui's, so both meet the same load."""
+COLD_PTY_MAX = 10000
+"""Start-up with no cache is taken up to this size (its target is at 10,000; at 100,000 one such
+start costs a full cold scan)."""
+FLOOR = [sys.executable, str(Path(__file__).with_name("floor_app.py"))]
+FLOOR_FILLED = re.compile(re.escape(floor_app.MARKER).encode() + rb" \d")
 CACHE_ENV = "SAMANTHA_TUI_CACHE"
 CONFIG_ENV = "SAMANTHA_TUI_CONFIG"
 SCRIPT = Path(sys.executable).with_name("samantha-tui")
@@ -37,6 +51,12 @@ COLUMNS = [
     ("(max)", "startup_s_max"),
     ("pty s", "startup_pty_s"),
     ("(max)", "startup_pty_s_max"),
+    ("pty cold", "startup_pty_cold_s"),
+    ("floor s", "floor_pty_s"),
+    ("stall ms", "pgdn_stall_ms"),
+    ("search s", "search_cli_s"),
+    ("grep|fzf", "grep_fzf_s"),
+    ("sllm s", "samantha_llm_search_s"),
     ("p50 ms", "search_p50_ms"),
     ("p95 ms", "search_p95_ms"),
     ("write ms", "write_ms"),
@@ -79,20 +99,40 @@ def measure(size: int, workdir: Path) -> dict[str, float]:
         app = probe("app_probe", root, run_env)
         for key in ("startup_s", "scroll_s", "rss_mb"):
             taken.setdefault(key, []).append(app[key])
-        taken.setdefault("startup_pty_s", []).append(startup_pty(SCRIPT, root, run_env))
+        for _ in range(FLOOR_RUNS):
+            taken.setdefault("floor_pty_s", []).append(startup_pty(FLOOR, env, FLOOR_FILLED))
+        if size <= COLD_PTY_MAX:
+            cold_env = {**env, CACHE_ENV: str(workdir / f"cache-{size}-{n}-pty")}
+            cold = startup_pty([SCRIPT, root], cold_env, FILLED)
+            taken.setdefault("startup_pty_cold_s", []).append(cold)
+        startup, held = held_page_down([SCRIPT, root], run_env)
+        taken.setdefault("startup_pty_s", []).append(startup)
+        taken.setdefault("pgdn_stall_ms", []).append(held.longest_stall_s * 1000)
+        taken.setdefault("pgdn_held_s", []).append(held.seconds)
+    searched = cli_search.measure(
+        SCRIPT, root, run_env, workdir / f"samantha-llm-{size}", SEARCH_RUNS.get(size, 5)
+    )
+    taken.update(searched)
     # Search and write figures do not depend on how the tree was read: a warm load saves time.
     core = probe("core_probe", root, run_env)
-    print(f"  {size}: slowest query {core['slowest_query']!r}, {app['page_downs']} page-downs")
+    print(
+        f"  {size}: slowest query {core['slowest_query']!r}, {app['page_downs']} page-downs"
+        f" headless, PgDn held {held.keys} times on the pty"
+    )
     figures: dict[str, float] = {}
     for key, values in taken.items():
         figures.update(spread(key, values))
     figures.update({k: v for k, v in core.items() if k.startswith("search_")})
     figures.update(spread("write_ms", core["writes_ms"]))
+    figures.update(targets.ratios(figures))
     return {key: round(value, 3) for key, value in figures.items()}
 
 
 def main() -> int:
-    return run("BENCH_SIZES", "1000,10000,100000", measure, COLUMNS)
+    imports = cold_start.measure()
+    print(cold_start.describe(imports))
+    record_extra("cold_start", imports)
+    return run("BENCH_SIZES", "1000,10000,100000", measure, COLUMNS, targets.report)
 
 
 if __name__ == "__main__":

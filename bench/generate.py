@@ -31,6 +31,8 @@ TOPICS = [
 ]
 TYPES = ("interaction", "learning", "decision", "technical", "quick-reference")
 IMPORTANCE = ("low", "medium", "medium", "high")
+AUTH_SENTENCE = "The auth token is rotated with the gateway."
+"""In the body of each memory on the auth topic (about one in eight): `auth token` finds some."""
 PROJECTS = ("api-gateway-refactor", "billing-export", "mobile-sync", "search-rewrite", None)
 WORDS = [
     "the",
@@ -95,6 +97,8 @@ def _memory(rng: random.Random, index: int, date: dt.date, kind_type: str) -> st
         lines.append("importance: urgent" if roll < 0.025 else "reference_count: many")
         lines = [line for line in lines if not line.startswith("importance: ") or "urgent" in line]
     body = [f"# Note {index}: {' '.join(rng.sample(WORDS, 5))}", ""]
+    if "auth" in topics:  # what the headless search benchmark looks for; draws no random number
+        body.append(AUTH_SENTENCE + "\n")
     body += [_paragraph(rng, rng.randint(2, 5)) + "\n" for _ in range(rng.randint(2, 6))]
     return "---\n" + "\n".join(lines) + "\n---\n\n" + "\n".join(body)
 

@@ -1,7 +1,7 @@
 """`python -m bench.scan_probe ROOT`: seconds from this process's start to every record read.
 
 Prints one JSON object. Run twice in a row with the same $SAMANTHA_TUI_CACHE for a cold, then a
-warm scan: the store is what the app scans through, so a record cache it keeps is used here too.
+warm scan: the store is what the app scans through, so the catalog it keeps is used here too.
 """
 
 from __future__ import annotations

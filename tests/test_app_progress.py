@@ -200,16 +200,16 @@ async def test_under_a_dialog_the_screen_beneath_shows_the_work(tmp_path: Path) 
 async def test_a_slow_first_scan_shows_files_read_of_all(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from samantha_tui.core.record_cache import RecordCache
+    from samantha_tui.core.catalog import Catalog
 
-    real = RecordCache.read
+    real = Catalog.read
 
     def slow(self, *args, **kwargs):
         time.sleep(STEP)
         return real(self, *args, **kwargs)
 
     root = many(tmp_path)
-    monkeypatch.setattr(RecordCache, "read", slow)
+    monkeypatch.setattr(Catalog, "read", slow)
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=(120, 36)) as pilot:
         panel = app.query_one(ProgressPanel)

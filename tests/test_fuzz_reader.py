@@ -23,10 +23,10 @@ from samantha_tui.commands.bootstrap import as_dict
 from samantha_tui.core import (
     bootstrap,
     bootstrap_markdown,
+    catalog,
     fields,
     frontmatter,
     lifecycle,
-    record_cache,
     stats,
 )
 from samantha_tui.core.atomic import StoreError
@@ -469,10 +469,12 @@ def test_aliases_within_the_budget_are_read_and_their_file_stays_editable(
     )
     store = tree({f"{ST}/a.md": text})
     long_ago = dt.datetime(2020, 1, 1).timestamp()
-    os.utime(store.root / ST / "a.md", (long_ago, long_ago))  # old enough for the record cache
+    os.utime(store.root / ST / "a.md", (long_ago, long_ago))
+    # Old enough for the catalog to trust: its clock a minute on, past the ctime utime just set.
+    monkeypatch.setattr(catalog, "_now_ns", lambda: time.time_ns() + 60 * 10**9)
     store.scan()
     with monkeypatch.context() as patched:  # the second scan must take the record from the cache
-        patched.setattr(record_cache, "read_memory", lambda *_: pytest.fail("not cached"))
+        patched.setattr(catalog, "read_memory", lambda *_: pytest.fail("not cached"))
         memory = store.scan().memories[0]
     assert memory.problems == () and memory.topics == ("testing", "ci")
     assert memory.frontmatter["prod"] == {"retries": 3, "region": "eu"}

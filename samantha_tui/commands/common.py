@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.locate import find_root
 from ..core.store import Store
+from ..core.visible import visible
 
 if TYPE_CHECKING:
     from ..core.plan import Plan
@@ -41,7 +43,9 @@ def locate(args: argparse.Namespace) -> Path:
 def open_store(args: argparse.Namespace) -> Store:
     """A store over the tree the arguments name, already scanned."""
     store = Store(locate(args))
-    store.scan()
+    tree = store.scan()
+    for notice in tree.notices:  # the catalog's: damaged, locked, or not where it should be
+        print(f"samantha-tui: {visible(notice)}", file=sys.stderr)
     return store
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ..core.model import Memory
-from ..core.search import SearchIndex
+from ..core.query import QueryError, parse
+from ..core.search_store import answer
 from .common import UserError, open_store, tree_option
 from .output import print_json
 
@@ -39,13 +40,19 @@ def register(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.limit < 0:
         raise UserError("--limit takes a number of hits, 0 or more (0 shows all)")
+    query = " ".join(args.query)
+    try:
+        parsed = parse(query)
+    except QueryError as error:
+        raise UserError(str(error)) from None
     store = open_store(args)
     tree = store.tree
-    index = SearchIndex.build(tree.memories, store.today())
-    query = " ".join(args.query)
-    result = index.search(query, limit=args.limit or None)
-    if result.error:
-        raise UserError(result.error)
+    # The postings live beside the records, in the tree's catalog.
+    connection = store.catalog().connection
+    try:
+        result = answer(connection, tree.memories, store.today(), parsed, args.limit or None)
+    finally:
+        store.close()
     memories = {memory.path: memory for memory in tree.memories}
     if args.json:
         payload = {

@@ -584,6 +584,7 @@ class Curator:
         changed = [path for path, memory in new.items() if old.get(path) is not memory]
         gone = [path for path in old if path not in new]
         self._by_path = new
+        self.store.catalogue((new[path] for path in changed), gone)
         for kind in kinds_affected(changed + gone):
             self._settled.pop(kind, None)
         if self.search_index is not None:

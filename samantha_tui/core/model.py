@@ -7,7 +7,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .catalog import Delta
 
 
 class Kind(Enum):
@@ -171,6 +174,12 @@ class Tree:
     unlisted: tuple[Problem, ...] = ()
     """A warning for each Markdown file samantha-llm's search reads that is not listed here
     (hidden, in `.archive/`), sorted by path. Never memories: no rule or index counts them."""
+    notices: tuple[str, ...] = ()
+    """One line each about how the tree was read, not about its files (the catalog was damaged
+    and rebuilt, or locked and not saved)."""
+    delta: Delta | None = field(default=None, compare=False, repr=False)
+    """What the scan that made this tree changed in the catalog (for the search postings); None
+    for a tree no scan made. Not part of the tree's value: two equal trees may differ in it."""
 
     def of_kind(self, kind: Kind) -> list[Memory]:
         return [m for m in self.memories if m.kind is kind]

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import gc
 import os
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
+from .catalog import Catalog, Delta, collector_paused
 from .json_read import kind_of, read_json
 from .model import (
     CONFIDENCE_WORDS,
@@ -23,7 +21,6 @@ from .model import (
 )
 from .progress import report as report_progress
 from .reader import outside_root
-from .record_cache import RecordCache
 
 INDEX_FILES = frozenset({"index.md", "index.json"})
 PENDING_DIR = "pending-updates"
@@ -254,26 +251,12 @@ def read_sessions(root: Path) -> list[StagedSession]:
     return sessions
 
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Hold off the cycle collector while a scan builds records (hundreds of thousands of objects).
-
-    The records all stay alive, so its passes free nothing; they cost about a sixth of a warm scan.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 READING = "Reading {count} memory files"
 
 
-def _read_memories(root: Path, today: dt.date) -> tuple[list[Memory], list[Problem], list[Problem]]:
-    cache = RecordCache.open(root)
+def _read_memories(
+    root: Path, today: dt.date, catalog: Catalog
+) -> tuple[list[Memory], list[Problem], list[Problem], Delta]:
     memories: list[Memory] = []
     problems: list[Problem] = []
     unlisted: list[Problem] = []
@@ -301,22 +284,31 @@ def _read_memories(root: Path, today: dt.date) -> tuple[list[Memory], list[Probl
     for kind, paths in listed:
         for rel, companions in paths:
             report_progress(done, total, READING)
-            memories.append(cache.read(rel, kind, today, companions))
+            memories.append(catalog.read(rel, kind, today, companions))
             if companions:
                 problems.extend(irregular_files(root, companions))
             done += 1
     report_progress(total, total, READING)
-    cache.save()
-    return memories, problems, unlisted
+    delta = catalog.save()
+    return memories, problems, unlisted, delta
 
 
-def scan(root: Path, today: dt.date) -> Tree:
+def scan(root: Path, today: dt.date, catalog: Catalog | None = None) -> Tree:
     """Read the whole tree. Bad files become records with problems; nothing in it is written.
 
-    Records of files unchanged since the last scan come from the user's record cache.
+    Records of files unchanged since the last scan come from the tree's catalog (the one given,
+    else the user's, opened and closed here). The tree carries what the scan changed in it
+    (`Tree.delta`) and any notice of the catalog's (`Tree.notices`).
     """
-    with _collector_paused():
-        memories, problems, unlisted = _read_memories(root, today)
+    own = catalog is None
+    used = Catalog.open(root) if catalog is None else catalog
+    try:
+        with collector_paused():
+            memories, problems, unlisted, delta = _read_memories(root, today, used)
+        notice = used.notice
+    finally:
+        if own:
+            used.close()
     updates, update_problems = read_pending(root)
     return Tree(
         root=str(root),
@@ -325,4 +317,6 @@ def scan(root: Path, today: dt.date) -> Tree:
         sessions=tuple(read_sessions(root)),
         problems=tuple(problems + update_problems),
         unlisted=tuple(unlisted),
+        notices=(notice,) if notice else (),
+        delta=delta,
     )

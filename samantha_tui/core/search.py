@@ -1,5 +1,8 @@
 """Search a tree's memories: keys precomputed once, queries answered from token postings.
 
+`Answering` is the query path itself, over hooks that hand it the keys; `SearchIndex` keeps them
+in memory, core/search_store.py in SQLite tables, and both answer through the same code.
+
 Every field is casefolded and cut into alphanumeric tokens; a posting maps a token to the memories
 holding it. A query word is looked up in the sorted vocabulary (exact word, then word prefix), then
 inside longer words, then, for typos, with rapidfuzz over the alphabetic vocabulary (one edit,
@@ -18,9 +21,11 @@ from __future__ import annotations
 import datetime as dt
 import re
 import threading
+from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from itertools import chain, compress, repeat
 from operator import methodcaller
@@ -104,13 +109,15 @@ class SplitResult:
 
 
 @dataclass(frozen=True)
-class _Entry:
-    memory: Memory
+class Entry:
+    path: str
     title_cf: str
     """The casefolded title, character for character as long as `title_owner` says."""
     title_owner: tuple[int, ...] | None
     """Index into the original title of each casefolded character; None when they are 1:1."""
     tie_key: tuple[int, int, int, str]
+    memory: Memory | None = None
+    """The record itself, where the keeper holds it (the in-memory index does)."""
 
 
 @dataclass(frozen=True)
@@ -142,72 +149,83 @@ def is_typo(word: str, token: str) -> bool:
     return word != token and OSA.distance(word, token, score_cutoff=TYPO_EDITS) <= TYPO_EDITS
 
 
-class SearchIndex:
-    """The search keys of every memory of a tree, built once.
+class Answering(ABC):
+    """The query path over postings, whatever keeps them: matching, filters, ranking, spans.
 
-    `updated` and `removed` change the index in place and touch only that memory's keys. A lock
-    makes every method safe to call from any thread (a search never sees half an update).
+    A subclass supplies the keys through the hooks below (the in-memory SearchIndex from its
+    lists and dicts, the SQLite search store from its tables, read as a query needs them), so both
+    answer every query with the same code and so the same hits, scores and order.
     """
+
+    _postings: Mapping[str, Mapping[str, set[int]]]
+    """Per field, token -> the slots holding it."""
 
     def __init__(self, today: dt.date) -> None:
         self._today = today
         self._lock = threading.Lock()
-        self._entries: list[_Entry | None] = []
-        self._free: list[int] = []
-        self._slot_of: dict[str, int] = {}
-        self._live: set[int] = set()
-        self._texts: tuple[list[str], ...] = tuple([] for _ in FIELDS)
-        """Per field, by slot: the casefolded text (flat lists, cheap to walk for phrases)."""
-        self._title_keys: list[str] = []
-        """By slot: the title's words as `words_key` gives them."""
-        self._postings: dict[str, dict[str, set[int]]] = {field: {} for field in WEIGHTS}
-        self._head_vocab: list[str] = []
-        self._head_lines: str | None = None
-        """The head vocabulary one token a line, to find words inside tokens in one C scan."""
-        self._typo_vocab: dict[int, list[str]] = {}
-        """The alphabetic head vocabulary by length, sorted: one edit changes a length by at most
-        one, so a typo is looked for among three lengths only."""
-        self._body_vocab: list[str] = []
-        self._facets: dict[str, dict[Value, set[int]]] = {}
-        self._tie_keys: list[tuple[int, int, int, str]] = []
-        self._order: list[int] = []
         self._version = 0
         """Bumped by every change, so a kept answer is never one of an older index."""
         self._last_matched: tuple[Query, int, set[int], list[_Match]] | None = None
         """The last query's matches: the tabs' rankings of one query look its words up once."""
-        """Every slot in tie order, with its key at the same index of `_tie_keys` (a flat list of
-        ints, so walking it stays cheap)."""
 
-    @classmethod
-    def build(cls, memories: Iterable[Memory], today: dt.date) -> SearchIndex:
-        """Index every memory; `today` is the day `age:` filters count from."""
-        index = cls(today)
-        for memory in memories:
-            index._add(memory, keep_sorted=False)
-        index._tie_keys.sort()
-        index._order = [index._slot_of[key[-1]] for key in index._tie_keys]
-        heads = set().union(*(index._postings[field] for field in HEAD_FIELDS))
-        index._head_vocab = sorted(heads)
-        for token in sorted(t for t in heads if t.isalpha()):
-            index._typo_vocab.setdefault(len(token), []).append(token)
-        index._body_vocab = sorted(index._postings["body"])
-        return index
+    # Hooks: what a keeper of search keys supplies
 
-    def __len__(self) -> int:
-        return len(self._slot_of)
+    def _reading(self) -> AbstractContextManager[object]:
+        """Held while a query reads the keys: no change may land halfway through one."""
+        return self._lock
 
-    def updated(self, memory: Memory) -> None:
-        """Add a memory, or replace the one at the same path (in place)."""
-        with self._lock:
-            if memory.path in self._slot_of:
-                self._remove(self._slot_of[memory.path])
-            self._add(memory, keep_sorted=True)
+    @abstractmethod
+    def _head_prefixed(self, prefix: str) -> Iterable[str]:
+        """Head-field tokens starting with prefix."""
 
-    def removed(self, path: str) -> None:
-        """Forget the memory at path (in place); nothing happens if it is not indexed."""
-        with self._lock:
-            if path in self._slot_of:
-                self._remove(self._slot_of[path])
+    @abstractmethod
+    def _body_prefixed(self, prefix: str) -> Iterable[str]:
+        """Body tokens starting with prefix."""
+
+    @abstractmethod
+    def _head_lines(self) -> str:
+        """The head vocabulary one token a line, a newline before the first and after the last."""
+
+    @abstractmethod
+    def _typo_words(self, length: int) -> list[str]:
+        """The alphabetic head tokens of that length."""
+
+    @abstractmethod
+    def _facet(self, field: str) -> Mapping[Value, set[int]]:
+        """A filter's values, each with the slots holding it."""
+
+    @abstractmethod
+    def _all_slots(self) -> set[int]:
+        """Every indexed memory's slot."""
+
+    @abstractmethod
+    def _texts_holding(self, position: int, slots: Iterable[int], text: str) -> dict[int, str]:
+        """Of those slots, the ones whose casefolded FIELDS[position] holds text, with that."""
+
+    @abstractmethod
+    def _title_keys_of(self, slots: Iterable[int]) -> Mapping[int, str] | list[str]:
+        """The `words_key` of the title of at least those slots, by slot."""
+
+    @abstractmethod
+    def _tie_order(self) -> Iterable[int]:
+        """Every slot in tie order."""
+
+    @abstractmethod
+    def _entry(self, slot: int) -> Entry: ...
+
+    @abstractmethod
+    def _slot_of_path(self, path: str) -> int:
+        """The slot of the memory at path; -1 when it is not indexed."""
+
+    def _prefetch_entries(self, slots: Iterable[int]) -> None:
+        """A hint that the entries of these slots are about to be read (kept in memory: none)."""
+        return
+
+    def _prefetch_postings(self, tokens: Iterable[str]) -> None:
+        """A hint that the head-field postings of these tokens are about to be read."""
+        return
+
+    # Queries
 
     def search(self, query: str | Query, limit: int | None = None) -> SearchResult:
         """The memories matching query, best first; a malformed query gives `error`, no hits."""
@@ -216,7 +234,7 @@ class SearchIndex:
                 query = parse(query)
             except QueryError as error:
                 return SearchResult(error=str(error))
-        with self._lock:
+        with self._reading():
             matched, matches = self._matched(query)
             return self._ranked(matched, matches, query, limit)
 
@@ -238,99 +256,21 @@ class SearchIndex:
                 query = parse(query)
             except QueryError as error:
                 return SplitResult({scope: 0 for scope in SCOPES}, {}, error=str(error))
-        with self._lock:
+        with self._reading():
             matched, matches = self._matched(query)
-            kinds = self._facets.get("kind", {})
+            kinds = self._facet("kind")
             subsets: dict[Scope, set[int]] = {
                 kind: matched.intersection(kinds.get(kind, ())) for kind in Kind
             }
             subsets["all"] = matched
-            critical = self._facets.get("critical", {}).get(True, ())
+            critical = self._facet("critical").get(True, ())
             subsets["critical"] = matched.intersection(critical)
-            slot_of = self._slot_of
+            slot_of = self._slot_of_path
             return SplitResult(
                 {scope: len(slots) for scope, slots in subsets.items()},
                 {scope: self._ranked(subsets[scope], matches, query, limit) for scope in rank},
-                frozenset(path for path in among if slot_of.get(path, -1) in matched),
+                frozenset(path for path in among if slot_of(path) in matched),
             )
-
-    # Maintenance
-
-    def _add(self, memory: Memory, keep_sorted: bool) -> None:
-        self._version += 1
-        slot = self._free.pop() if self._free else len(self._entries)
-        if slot == len(self._entries):
-            self._entries.append(None)
-            self._title_keys.append("")
-            for column in self._texts:
-                column.append("")
-        title_cf, owner = casefold_with_owners(memory.title)
-        texts = (title_cf, *_texts_after_title(memory))
-        entry = _Entry(memory, title_cf, owner, _tie_key(memory))
-        self._entries[slot] = entry
-        self._title_keys[slot] = words_key(title_cf)
-        for column, text in zip(self._texts, texts, strict=True):
-            column[slot] = text
-        self._slot_of[memory.path] = slot
-        self._live.add(slot)
-        for field, text in zip(FIELDS, texts, strict=True):
-            postings = self._postings[field]
-            for token in set(_TOKEN.findall(text)):
-                if token in postings:
-                    postings[token].add(slot)
-                    continue
-                postings[token] = {slot}
-                if keep_sorted:
-                    self._vocab_gained(field, token)
-        for facet, values in _facets(memory, self._today).items():
-            for value in values:
-                self._facets.setdefault(facet, {}).setdefault(value, set()).add(slot)
-        if keep_sorted:
-            position = bisect_left(self._tie_keys, entry.tie_key)
-            self._tie_keys.insert(position, entry.tie_key)
-            self._order.insert(position, slot)
-        else:
-            self._tie_keys.append(entry.tie_key)
-
-    def _remove(self, slot: int) -> None:
-        self._version += 1
-        entry = self._entry(slot)
-        for field, column in zip(FIELDS, self._texts, strict=True):
-            text, column[slot] = column[slot], ""
-            postings = self._postings[field]
-            for token in set(_TOKEN.findall(text)):
-                postings[token].discard(slot)
-                if not postings[token]:
-                    del postings[token]
-                    self._vocab_lost(field, token)
-        for facet, values in _facets(entry.memory, self._today).items():
-            for value in values:
-                self._facets[facet][value].discard(slot)
-        position = bisect_left(self._tie_keys, entry.tie_key)
-        del self._tie_keys[position]
-        del self._order[position]
-        del self._slot_of[entry.memory.path]
-        self._live.discard(slot)
-        self._entries[slot] = None
-        self._title_keys[slot] = ""
-        self._free.append(slot)
-
-    def _vocab_gained(self, field: str, token: str) -> None:
-        if field == "body":
-            _sorted_add(self._body_vocab, token)
-            return
-        _sorted_add(self._head_vocab, token)
-        self._head_lines = None
-        if token.isalpha():
-            _sorted_add(self._typo_vocab.setdefault(len(token), []), token)
-
-    def _vocab_lost(self, field: str, token: str) -> None:
-        if field == "body":
-            _sorted_discard(self._body_vocab, token)
-        elif not any(token in self._postings[f] for f in HEAD_FIELDS):
-            _sorted_discard(self._head_vocab, token)
-            self._head_lines = None
-            _sorted_discard(self._typo_vocab.get(len(token), []), token)
 
     # Answering
 
@@ -355,7 +295,7 @@ class SearchIndex:
             if allowed is not None:
                 matched &= allowed
         else:
-            matched = set(self._live if allowed is None else allowed)
+            matched = set(self._all_slots() if allowed is None else allowed)
         matched -= excluded
         return matched, matches
 
@@ -368,12 +308,13 @@ class SearchIndex:
             # Nothing to score: the kept tie order, read until the limit is reached.
             slots: list[int] = []
             if limit != 0:
-                for slot in self._order:
+                for slot in self._tie_order():
                     if slot in matched:
                         slots.append(slot)
                         if len(slots) == limit:
                             break
-            hits = [Hit(self._entry(s).memory.path, 0.0) for s in slots]
+            self._prefetch_entries(slots)
+            hits = [Hit(self._entry(s).path, 0.0) for s in slots]
             return SearchResult(tuple(hits), len(matched))
         text = words_key(query.text)
         groups = None
@@ -394,9 +335,11 @@ class SearchIndex:
             need = None if limit is None else limit - len(hits)
             if need is not None and need <= 0:
                 break
+            ordered = self._in_tie_order(groups[score], need)
+            self._prefetch_entries(ordered)
             hits.extend(
-                Hit(self._entry(slot).memory.path, score, title_spans(self._entry(slot), wanted))
-                for slot in self._in_tie_order(groups[score], need)
+                Hit(self._entry(slot).path, score, title_spans(self._entry(slot), wanted))
+                for slot in ordered
             )
         return SearchResult(tuple(hits), len(matched))
 
@@ -466,7 +409,7 @@ class SearchIndex:
         """Titles holding the query's words in order from a word start, by bonus: None for an
         exact title (the same words, whatever the case and punctuation), then starts, contains.
         Every test runs in C over the whole set (map and compress), not once per memory."""
-        keys = self._title_keys
+        keys = self._title_keys_of(slots)
         contains = _where(list(slots), keys, methodcaller("__contains__", text))
         starts = _where(contains, keys, methodcaller("startswith", text))
         exact = _where(starts, keys, text.__eq__)
@@ -480,21 +423,17 @@ class SearchIndex:
     def _in_tie_order(self, slots: list[int], need: int | None) -> list[int]:
         """Up to `need` of slots, critical first, then by importance, recency and path."""
         if need is None or len(slots) <= SORT_DIRECTLY:
+            self._prefetch_entries(slots)
             ordered = sorted(slots, key=lambda slot: self._entry(slot).tie_key)
             return ordered[:need]
         members = set(slots)
         found: list[int] = []
-        for slot in self._order:
+        for slot in self._tie_order():
             if slot in members:
                 found.append(slot)
                 if len(found) == need:
                     break
         return found
-
-    def _entry(self, slot: int) -> _Entry:
-        entry = self._entries[slot]
-        assert entry is not None
-        return entry
 
     def _filtered(self, query: Query) -> set[int] | None:
         """The memories every filter lets through; None when there are no filters."""
@@ -502,11 +441,12 @@ class SearchIndex:
         for item in query.filters:
             # Decide per distinct value (a few importances, some hundred dates), not per memory.
             passing: set[int] = set()
-            for value, slots in self._facets.get(item.field, {}).items():
+            facet = self._facet(item.field)
+            for value in facet:
                 if item.accepts(value):
-                    passing |= slots
+                    passing |= facet[value]
             if item.negated:
-                allowed = (self._live if allowed is None else allowed) - passing
+                allowed = (self._all_slots() if allowed is None else allowed) - passing
             else:
                 allowed = passing if allowed is None else allowed & passing
         return allowed
@@ -519,11 +459,9 @@ class SearchIndex:
 
     def _head_tokens(self, word: str, inside_min: int) -> dict[str, float]:
         """Head-field tokens holding the word literally, with the quality of each."""
-        found = {t: EXACT if t == word else PREFIX for t in _with_prefix(self._head_vocab, word)}
+        found = {t: EXACT if t == word else PREFIX for t in self._head_prefixed(word)}
         if len(word) >= inside_min:
-            if self._head_lines is None:
-                self._head_lines = "\n" + "\n".join(self._head_vocab) + "\n"
-            lines = self._head_lines
+            lines = self._head_lines()
             at = lines.find(word)
             while at >= 0:
                 start = lines.rfind("\n", 0, at) + 1
@@ -534,15 +472,17 @@ class SearchIndex:
 
     def _word_match(self, word: str, typos: bool) -> _Match:
         found = self._head_tokens(word, INSIDE_MIN)
+        self._prefetch_postings(found)
         titles = self._postings["title"]
         in_title = set().union(*(titles[t] for t in found if t in titles))
         if typos and forgives_typo(word):
             # One C pass over the words one letter shorter, as long, or one letter longer.
-            near = [self._typo_vocab.get(len(word) + step, []) for step in (-1, 0, 1)]
+            near = [self._typo_words(len(word) + step) for step in (-1, 0, 1)]
             for token, _distance, _ in process.extract(
                 word, list(chain(*near)), scorer=OSA.distance, score_cutoff=TYPO_EDITS, limit=None
             ):
                 found.setdefault(token, FUZZY)
+        self._prefetch_postings(found)
         weighted = [
             (WEIGHTS[field] * quality, self._postings[field][token])
             for field in HEAD_FIELDS
@@ -552,7 +492,7 @@ class SearchIndex:
         in_head = set().union(*(slots for _, slots in weighted))
         weighted += [
             (WEIGHTS["body"] * (EXACT if t == word else PREFIX), self._postings["body"][t])
-            for t in _with_prefix(self._body_vocab, word)
+            for t in self._body_prefixed(word)
         ]
         return _Match(_best_per_slot(weighted), in_title, in_head)
 
@@ -560,21 +500,22 @@ class SearchIndex:
         """Memories holding the phrase contiguous; per field, only where all its words are."""
         words = _TOKEN.findall(phrase)
         head = [self._head_tokens(word, inside_min=1) for word in words]
+        self._prefetch_postings({token for tokens in head for token in tokens})
         weighted: list[tuple[float, Iterable[int]]] = []
         in_title: set[int] = set()
         in_head: set[int] = set()
         for position, field in enumerate(FIELDS):
             postings = self._postings[field]
             if not words:
-                candidates = self._live
+                candidates = self._all_slots()
             elif field == "body":
-                sets = [_union(postings, _with_prefix(self._body_vocab, w)) for w in words]
+                sets = [_union(postings, self._body_prefixed(w)) for w in words]
                 candidates = sets[0].intersection(*sets[1:])
             else:
                 sets = [_union(postings, tokens) for tokens in head]
                 candidates = sets[0].intersection(*sets[1:])
-            texts = self._texts[position]
-            holding = [slot for slot in candidates if phrase in texts[slot]]
+            texts = self._texts_holding(position, candidates, phrase)
+            holding = list(texts)
             graded: dict[float, list[int]] = {}
             for slot in holding:
                 graded.setdefault(occurrence(texts[slot], phrase)[0], []).append(slot)
@@ -587,6 +528,188 @@ class SearchIndex:
                 in_title.update(holding)
             weighted += [(WEIGHTS[field] * quality, slots) for quality, slots in graded.items()]
         return _Match(_best_per_slot(weighted), in_title, in_head)
+
+
+class SearchIndex(Answering):
+    """The search keys of every memory of a tree, built once.
+
+    `updated` and `removed` change the index in place and touch only that memory's keys. A lock
+    makes every method safe to call from any thread (a search never sees half an update).
+    """
+
+    def __init__(self, today: dt.date) -> None:
+        super().__init__(today)
+        self._entries: list[Entry | None] = []
+        self._free: list[int] = []
+        self._slot_of: dict[str, int] = {}
+        self._live: set[int] = set()
+        self._texts: tuple[list[str], ...] = tuple([] for _ in FIELDS)
+        """Per field, by slot: the casefolded text (flat lists, cheap to walk for phrases)."""
+        self._title_keys: list[str] = []
+        """By slot: the title's words as `words_key` gives them."""
+        self._postings: dict[str, dict[str, set[int]]] = {field: {} for field in WEIGHTS}
+        self._head_vocab: list[str] = []
+        self._head_text: str | None = None
+        """The head vocabulary one token a line, to find words inside tokens in one C scan."""
+        self._typo_vocab: dict[int, list[str]] = {}
+        """The alphabetic head vocabulary by length, sorted: one edit changes a length by at most
+        one, so a typo is looked for among three lengths only."""
+        self._body_vocab: list[str] = []
+        self._facets: dict[str, dict[Value, set[int]]] = {}
+        self._tie_keys: list[tuple[int, int, int, str]] = []
+        self._order: list[int] = []
+        """Every slot in tie order, with its key at the same index of `_tie_keys` (a flat list of
+        ints, so walking it stays cheap)."""
+
+    @classmethod
+    def build(cls, memories: Iterable[Memory], today: dt.date) -> SearchIndex:
+        """Index every memory; `today` is the day `age:` filters count from."""
+        index = cls(today)
+        for memory in memories:
+            index._add(memory, keep_sorted=False)
+        index._tie_keys.sort()
+        index._order = [index._slot_of[key[-1]] for key in index._tie_keys]
+        heads = set().union(*(index._postings[field] for field in HEAD_FIELDS))
+        index._head_vocab = sorted(heads)
+        for token in sorted(t for t in heads if t.isalpha()):
+            index._typo_vocab.setdefault(len(token), []).append(token)
+        index._body_vocab = sorted(index._postings["body"])
+        return index
+
+    def __len__(self) -> int:
+        return len(self._slot_of)
+
+    def updated(self, memory: Memory) -> None:
+        """Add a memory, or replace the one at the same path (in place)."""
+        with self._lock:
+            if memory.path in self._slot_of:
+                self._remove(self._slot_of[memory.path])
+            self._add(memory, keep_sorted=True)
+
+    def removed(self, path: str) -> None:
+        """Forget the memory at path (in place); nothing happens if it is not indexed."""
+        with self._lock:
+            if path in self._slot_of:
+                self._remove(self._slot_of[path])
+
+    # The hooks of Answering, from the lists and dicts above
+
+    def _head_prefixed(self, prefix: str) -> Iterable[str]:
+        return _with_prefix(self._head_vocab, prefix)
+
+    def _body_prefixed(self, prefix: str) -> Iterable[str]:
+        return _with_prefix(self._body_vocab, prefix)
+
+    def _head_lines(self) -> str:
+        if self._head_text is None:
+            self._head_text = "\n" + "\n".join(self._head_vocab) + "\n"
+        return self._head_text
+
+    def _typo_words(self, length: int) -> list[str]:
+        return self._typo_vocab.get(length, [])
+
+    def _facet(self, field: str) -> Mapping[Value, set[int]]:
+        return self._facets.get(field, {})
+
+    def _all_slots(self) -> set[int]:
+        return self._live
+
+    def _texts_holding(self, position: int, slots: Iterable[int], text: str) -> dict[int, str]:
+        texts = self._texts[position]
+        return {slot: texts[slot] for slot in slots if text in texts[slot]}
+
+    def _title_keys_of(self, slots: Iterable[int]) -> list[str]:
+        return self._title_keys
+
+    def _tie_order(self) -> Iterable[int]:
+        return self._order
+
+    def _entry(self, slot: int) -> Entry:
+        entry = self._entries[slot]
+        assert entry is not None
+        return entry
+
+    def _slot_of_path(self, path: str) -> int:
+        return self._slot_of.get(path, -1)
+
+    # Maintenance
+
+    def _add(self, memory: Memory, keep_sorted: bool) -> None:
+        self._version += 1
+        slot = self._free.pop() if self._free else len(self._entries)
+        if slot == len(self._entries):
+            self._entries.append(None)
+            self._title_keys.append("")
+            for column in self._texts:
+                column.append("")
+        title_cf, owner = casefold_with_owners(memory.title)
+        texts = (title_cf, *texts_after_title(memory))
+        entry = Entry(memory.path, title_cf, owner, tie_key(memory), memory)
+        self._entries[slot] = entry
+        self._title_keys[slot] = words_key(title_cf)
+        for column, text in zip(self._texts, texts, strict=True):
+            column[slot] = text
+        self._slot_of[memory.path] = slot
+        self._live.add(slot)
+        for field, text in zip(FIELDS, texts, strict=True):
+            postings = self._postings[field]
+            for token in set(_TOKEN.findall(text)):
+                if token in postings:
+                    postings[token].add(slot)
+                    continue
+                postings[token] = {slot}
+                if keep_sorted:
+                    self._vocab_gained(field, token)
+        for facet, values in facet_values(memory, self._today).items():
+            for value in values:
+                self._facets.setdefault(facet, {}).setdefault(value, set()).add(slot)
+        if keep_sorted:
+            position = bisect_left(self._tie_keys, entry.tie_key)
+            self._tie_keys.insert(position, entry.tie_key)
+            self._order.insert(position, slot)
+        else:
+            self._tie_keys.append(entry.tie_key)
+
+    def _remove(self, slot: int) -> None:
+        self._version += 1
+        entry = self._entry(slot)
+        for field, column in zip(FIELDS, self._texts, strict=True):
+            text, column[slot] = column[slot], ""
+            postings = self._postings[field]
+            for token in set(_TOKEN.findall(text)):
+                postings[token].discard(slot)
+                if not postings[token]:
+                    del postings[token]
+                    self._vocab_lost(field, token)
+        assert entry.memory is not None
+        for facet, values in facet_values(entry.memory, self._today).items():
+            for value in values:
+                self._facets[facet][value].discard(slot)
+        position = bisect_left(self._tie_keys, entry.tie_key)
+        del self._tie_keys[position]
+        del self._order[position]
+        del self._slot_of[entry.path]
+        self._live.discard(slot)
+        self._entries[slot] = None
+        self._title_keys[slot] = ""
+        self._free.append(slot)
+
+    def _vocab_gained(self, field: str, token: str) -> None:
+        if field == "body":
+            _sorted_add(self._body_vocab, token)
+            return
+        _sorted_add(self._head_vocab, token)
+        self._head_text = None
+        if token.isalpha():
+            _sorted_add(self._typo_vocab.setdefault(len(token), []), token)
+
+    def _vocab_lost(self, field: str, token: str) -> None:
+        if field == "body":
+            _sorted_discard(self._body_vocab, token)
+        elif not any(token in self._postings[f] for f in HEAD_FIELDS):
+            _sorted_discard(self._head_vocab, token)
+            self._head_text = None
+            _sorted_discard(self._typo_vocab.get(len(token), []), token)
 
 
 def _where(slots: list[int], keys: list[str], test: Callable[[str], object]) -> list[int]:
@@ -624,7 +747,7 @@ def _sorted_discard(vocab: list[str], token: str) -> None:
         del vocab[index]
 
 
-def _tie_key(memory: Memory) -> tuple[int, int, int, str]:
+def tie_key(memory: Memory) -> tuple[int, int, int, str]:
     """Critical first, then high > medium > low > none, then newest, then path for stability."""
     return (
         0 if memory.critical else 1,
@@ -634,7 +757,7 @@ def _tie_key(memory: Memory) -> tuple[int, int, int, str]:
     )
 
 
-def _texts_after_title(memory: Memory) -> tuple[str, str, str, str]:
+def texts_after_title(memory: Memory) -> tuple[str, str, str, str]:
     """Name, topics, project and body, casefolded; the name is the path inside the kind folder."""
     name = memory.path.removeprefix(memory.kind.folder + "/").removesuffix(".md")
     return (
@@ -645,7 +768,7 @@ def _texts_after_title(memory: Memory) -> tuple[str, str, str, str]:
     )
 
 
-def _facets(memory: Memory, today: dt.date) -> dict[str, tuple[Value, ...]]:
+def facet_values(memory: Memory, today: dt.date) -> dict[str, tuple[Value, ...]]:
     """The values filters test, shaped as query.Filter.accepts expects them."""
 
     def folded(value: object) -> str | None:
@@ -712,7 +835,7 @@ def occurrence(text: str, needle: str) -> tuple[float, int]:
     return best, best_start
 
 
-def title_spans(entry: _Entry, terms: Iterable[Term]) -> tuple[tuple[int, int], ...]:
+def title_spans(entry: Entry, terms: Iterable[Term]) -> tuple[tuple[int, int], ...]:
     """Sorted, merged (start, end) offsets into the original title of what the terms matched."""
     spans: list[tuple[int, int]] = []
     for term in terms:
@@ -746,3 +869,8 @@ def _term_spans(title: str, term: Term) -> list[tuple[int, int]]:
                 if op.tag == "equal"
             ]
     return []
+
+
+def tokens(text: str) -> set[str]:
+    """The distinct tokens of casefolded text, as the postings key them."""
+    return set(_TOKEN.findall(text))

@@ -20,6 +20,7 @@ from .atomic import (
     move_no_replace,
     write_atomic,
 )
+from .catalog import Catalog
 from .json_read import read_regular
 from .model import Kind, Memory, Problem, Tree
 from .reader import memory_from_bytes, outside_root, read_memory
@@ -87,6 +88,9 @@ class Store:
         self._today = today
         self._listeners: list[Listener] = []
         self.tree = Tree(root=str(self.root), memories=())
+        self._catalog: Catalog | None = None
+        """The tree's catalog, opened by the first scan and kept: later scans and every change
+        the store takes in feed it, so the next start draws the tree as it is now."""
 
     # --- reading ---------------------------------------------------------------------------------
 
@@ -101,8 +105,33 @@ class Store:
             gone = Problem(".", f"{_gone(self.root)}; {advice}")
             self.tree = Tree(root=str(self.root), memories=(), problems=(gone,))
             return self.tree
-        self.tree = scan(self.root, self._today())
+        self.tree = scan(self.root, self._today(), self.catalog())
         return self.tree
+
+    def catalog(self) -> Catalog:
+        """The tree's catalog (opened on first use; never raises, see Catalog.open)."""
+        if self._catalog is None:
+            self._catalog = Catalog.open(self.root)
+        return self._catalog
+
+    def catalogued(self) -> Tree:
+        """The tree as last catalogued, touching no memory file: what a first frame can draw
+        before a scan has checked the files. Empty when there is no catalog yet."""
+        catalog = self.catalog()
+        memories = catalog.catalogued(self._today())
+        notices = (catalog.notice,) if catalog.notice else ()
+        return Tree(root=str(self.root), memories=tuple(memories), notices=notices)
+
+    def catalogue(self, changed: Iterable[Memory], gone: Iterable[str]) -> None:
+        """Feed the catalog the records that changed since the scan (writes, outside edits)."""
+        if self._catalog is not None:
+            self._catalog.update(list(changed), list(gone))
+
+    def close(self) -> None:
+        """Close the catalog; the store can still be used, and opens it again when it must."""
+        if self._catalog is not None:
+            self._catalog.close()
+            self._catalog = None
 
     def get(self, rel: str) -> Memory | None:
         return next((m for m in self.tree.memories if m.path == rel), None)

@@ -1,0 +1,687 @@
+"""The catalog: every memory's parsed record, kept between runs in SQLite in the cache folder.
+
+One database per tree. A scan takes a record from it when the file's size, mtime, ctime and inode
+are as catalogued, so a second start reads only the files that changed; the first frame of the app
+can draw every record before any file is read. It is only a cache: deleting it loses nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime as dt
+import gc
+import hashlib
+import io
+import json
+import os
+import pickle
+import sqlite3
+import stat
+import threading
+import time
+import zlib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+import yaml
+
+from .. import __version__
+from .json_read import kind_of
+from .model import Kind, Memory, Problem, Severity
+from .reader import read_memory, refresh_future_date
+
+CACHE_ENV = "SAMANTHA_TUI_CACHE"
+DISABLED = "off"
+FORMAT_VERSION = 3
+"""3: records in SQLite, trusted on size, mtime, ctime and inode (2 was a pickle file)."""
+BUSY_TIMEOUT_S = 2.0
+"""How long a save waits for another process's write to end before giving up on saving."""
+# Racy-git rule: a file changed again within its mtime's granularity (up to 2 s on some file
+# systems) keeps the same mtime, and may keep its size. A file whose mtime or ctime is that close
+# to the scan's start is therefore read every time: its row is kept for the first frame, never
+# trusted. ctime counts too: a rewrite that sets the mtime back (`touch -r`, `os.utime`) within
+# one tick of the kernel's clock would otherwise keep all four of size, mtime, ctime and inode.
+RACY_NS = 2_000_000_000
+_now_ns = time.time_ns
+# What the scan supplies itself (kind and path from the listing, companions as they are now,
+# age_days from today) is not in the record blob; everything else of the record is, but the body,
+# which has a column of its own (plain UTF-8 decodes faster than a pickled string of it).
+_FROM_SCAN = frozenset({"kind", "path", "companions", "age_days"})
+_STORED = tuple(f.name for f in dataclasses.fields(Memory) if f.name not in _FROM_SCAN)
+_PICKLED = tuple(name for name in _STORED if name != "body")
+# The only classes a record holds besides builtins: its problems, and the dates a safe YAML load
+# can make. The cache folder may be written by someone else: anything else named in a row means
+# the row is not ours, and it is never imported.
+_ALLOWED_CLASSES = {
+    ("datetime", name): getattr(dt, name)
+    for name in ("date", "datetime", "time", "timedelta", "timezone")
+} | {
+    ("samantha_tui.core.model", "Problem"): Problem,
+    ("samantha_tui.core.model", "Severity"): Severity,
+}
+_KINDS = {kind.slug: kind for kind in Kind}
+_KIND_ORDER = {kind: position for position, kind in enumerate(Kind)}
+_SCHEMA = (
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    # path and companions are bytes: a file name that is not UTF-8 has no SQLite text form.
+    # `trusted` is 0 for a row kept only for the first frame (a racy or odd file).
+    # `checksum` covers record and body: SQLite does not notice a flipped bit inside a value.
+    # A rowid table: rows of a few kilobytes would bloat the pages of a WITHOUT ROWID one.
+    "CREATE TABLE records (path BLOB PRIMARY KEY, kind TEXT NOT NULL, size INTEGER NOT NULL,"
+    " mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL,"
+    " trusted INTEGER NOT NULL, companions BLOB NOT NULL, record BLOB NOT NULL,"
+    " body BLOB NOT NULL, checksum INTEGER NOT NULL)",
+)
+_TABLES = frozenset({"meta", "records"})
+_COLUMNS = (
+    "path, kind, size, mtime_ns, ctime_ns, inode, trusted, companions, record, body, checksum"
+)
+_INSERT = f"INSERT OR REPLACE INTO records ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+T = TypeVar("T")
+Row = tuple[bytes, str, int, int, int, int, int, bytes, bytes, bytes, int]
+"""One records row, in _COLUMNS order."""
+_BUSY = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
+_DAMAGED = frozenset({"SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_ERROR", "SQLITE_MISMATCH"})
+
+
+@dataclass(frozen=True)
+class Delta:
+    """What one scan changed in the catalog."""
+
+    changed: tuple[Memory, ...]
+    """Records whose row this scan wrote: read from their files (new or changed), or with other
+    companions than catalogued."""
+    removed: tuple[str, ...]
+    """Paths catalogued before that the scan no longer saw."""
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Hold off the cycle collector while records are built (hundreds of thousands of objects).
+
+    The records all stay alive, so its passes free nothing; they cost about a sixth of a warm scan.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def cache_folder(environ: Mapping[str, str] = os.environ) -> Path | None:
+    """`$SAMANTHA_TUI_CACHE`, else `$XDG_CACHE_HOME/samantha-tui` (default ~/.cache/samantha-tui).
+
+    None when set to `off`, or when there is no home folder to keep it in.
+    """
+    chosen = environ.get(CACHE_ENV)
+    if chosen:
+        return None if chosen == DISABLED else Path(chosen).expanduser()
+    try:
+        base = environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        return Path(base).expanduser() / "samantha-tui"
+    except RuntimeError:  # Path.home() when neither $HOME nor the user database knows it
+        return None
+
+
+def catalog_file(folder: Path, resolved_root: Path) -> Path:
+    """The database of one tree: named by the sha256 of its resolved root."""
+    name = hashlib.sha256(str(resolved_root).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return folder / f"catalog-{name}.sqlite"
+
+
+def _meta(root: str) -> dict[str, str]:
+    # Any change of package, format, parser or record shape makes older rows unreadable here.
+    return {
+        "format": str(FORMAT_VERSION),
+        "version": __version__,
+        "yaml": yaml.__version__,
+        "fields": json.dumps(list(_STORED)),
+        "root": root,
+    }
+
+
+class _Unpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        try:
+            return _ALLOWED_CLASSES[module, name]
+        except KeyError:
+            raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a catalog") from None
+
+
+class _Damaged(Exception):
+    """The database cannot be trusted as a whole: rebuild it."""
+
+
+def _encode(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _decode(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
+
+
+class Catalog:
+    """The catalogued records of one tree: read by a scan, saved at its end.
+
+    Not for use from two threads at once; the app's scans and writes take turns.
+    """
+
+    def __init__(
+        self, root: Path, file: Path | None, connection: sqlite3.Connection, notice: str | None
+    ) -> None:
+        self.root = root
+        self.file = file
+        """The database on disk; None for an in-memory catalog that is never saved."""
+        self.connection = connection
+        self.notice = notice
+        """One line when the database was damaged or locked and was rebuilt or bypassed."""
+        self._resolved = str(root.resolve())
+        self._rows: dict[str, Row] | None = None  # loaded at the first read of a scan
+        self._writes: dict[str, Row] = {}
+        self._seen: set[str] = set()
+        self._changed: list[Memory] = []
+        self._scan_start_ns: int | None = None
+        self._lock = threading.Lock()
+
+    # --- opening ---------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, root: Path, environ: Mapping[str, str] = os.environ) -> Catalog:
+        """The catalog of root's tree. Never raises: when it is off (`$SAMANTHA_TUI_CACHE=off`),
+        would lie inside the tree, or cannot be used, an in-memory catalog that is never saved."""
+        folder = cache_folder(environ)
+        resolved = root.resolve()
+        try:
+            if folder is None or folder.resolve().is_relative_to(resolved):
+                return cls._in_memory(root, None)
+        except (OSError, RuntimeError) as error:
+            return cls._in_memory(root, f"the catalog folder {folder} cannot be used: {error}")
+        file = catalog_file(folder, resolved)
+        expected = _meta(str(resolved))
+        odd = _odd_files(file)
+        if odd is not None:
+            return cls._in_memory(root, odd)
+        try:
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            connection = _connect(file)
+        except (OSError, sqlite3.Error) as error:
+            return cls._in_memory(root, _not_kept(file, error))
+        try:
+            _patiently(lambda: _prepare(connection, expected))
+            return cls(root, file, connection, None)
+        except sqlite3.Error as error:
+            connection.close()
+            if _code(error) in _BUSY:
+                return cls._in_memory(root, _locked(file))
+            if _code(error) not in _DAMAGED:
+                return cls._in_memory(root, _not_kept(file, error))
+            damage: object = error
+        except _Damaged as error:
+            connection.close()
+            damage = error
+        return cls._rebuilt(root, file, expected, f"{damage}")
+
+    @classmethod
+    def _rebuilt(cls, root: Path, file: Path, expected: dict[str, str], why: str) -> Catalog:
+        """A new, empty database in place of a damaged one (its -wal and -shm go with it)."""
+        notice = f"The catalog {file} was damaged ({why}); it was rebuilt from the memory files"
+        try:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(f"{file}{suffix}").unlink(missing_ok=True)
+            connection = _connect(file)
+        except (OSError, sqlite3.Error) as error:
+            return cls._in_memory(root, _not_kept(file, error))
+        try:
+            _prepare(connection, expected)
+        except (sqlite3.Error, _Damaged) as error:
+            connection.close()
+            return cls._in_memory(root, _not_kept(file, error))
+        return cls(root, file, connection, notice)
+
+    @classmethod
+    def _in_memory(cls, root: Path, notice: str | None) -> Catalog:
+        connection = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        _prepare(connection, _meta(str(root.resolve())))
+        return cls(root, None, connection, notice)
+
+    # --- a scan ----------------------------------------------------------------------------------
+
+    def read(self, rel: str, kind: Kind, today: dt.date, companions: tuple[str, ...]) -> Memory:
+        """The record of root/rel: from the catalog when the file's size, mtime_ns, ctime_ns and
+        inode are as catalogued, else read from the file."""
+        if self._scan_start_ns is None:
+            self._scan_start_ns = _now_ns()
+        rows = self._rows if self._rows is not None else self._load()
+        self._seen.add(rel)
+        try:
+            info = os.lstat(f"{self.root}/{rel}")
+        except OSError:
+            return self._read_file(rel, kind, today, companions, None)
+        if not stat.S_ISREG(info.st_mode):  # symlinks and oddities: the reader judges them
+            return self._read_file(rel, kind, today, companions, info)
+        row = rows.get(rel)
+        if (
+            row is not None
+            and row[6]
+            and row[2] == info.st_size
+            and row[3] == info.st_mtime_ns
+            and row[4] == info.st_ctime_ns
+            and row[5] == info.st_ino
+        ):
+            memory = _memory_of(row, rel, kind, today, companions)
+            if memory is not None:
+                if row[1] != kind.slug or (
+                    (companions or row[7]) and _decode(row[7]) != "\0".join(companions)
+                ):
+                    self._writes[rel] = _row(memory, info, trusted=True)
+                    self._changed.append(memory)
+                return memory
+            self.notice = self.notice or self._bad_row(rel)
+        return self._read_file(rel, kind, today, companions, info)
+
+    def _read_file(
+        self,
+        rel: str,
+        kind: Kind,
+        today: dt.date,
+        companions: tuple[str, ...],
+        info: os.stat_result | None,
+    ) -> Memory:
+        memory = read_memory(self.root, rel, kind, today, companions, info)
+        assert self._scan_start_ns is not None
+        trusted = _settled(memory, info, self._scan_start_ns)
+        self._writes[rel] = _row(memory, info, trusted)
+        self._changed.append(memory)
+        return memory
+
+    def save(self) -> Delta:
+        """Commit this scan's rows and drop the rows of paths it did not see; what it changed.
+
+        A save that cannot be written (another process holds the database past the timeout, the
+        disk is full) costs only the next start's time, and says so in `notice`.
+        """
+        with self._lock:
+            writes, seen, changed = self._writes, self._seen, tuple(self._changed)
+            self._writes, self._seen, self._changed = {}, set(), []
+            self._scan_start_ns = None
+            try:
+                removed = _patiently(lambda: self._commit(writes, seen))
+            except sqlite3.Error as error:
+                removed = self._failed_save(error, writes, seen)
+            return Delta(changed=changed, removed=removed)
+
+    def _commit(self, writes: dict[str, Row], seen: set[str]) -> tuple[str, ...]:
+        connection = self.connection
+        # Another process may have saved since this scan began: what goes is judged now, under
+        # the write lock, from the rows as they are.
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            present = [_decode(p) for (p,) in connection.execute("SELECT path FROM records")]
+            removed = tuple(sorted(p for p in present if p not in seen))
+            if removed:
+                connection.executemany(
+                    "DELETE FROM records WHERE path = ?", [(_encode(p),) for p in removed]
+                )
+            if writes:
+                connection.executemany(_INSERT, writes.values())
+            connection.execute("COMMIT")
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
+        rows = self._rows if self._rows is not None else {}
+        for path in removed:
+            rows.pop(path, None)
+        rows.update(writes)
+        self._rows = rows
+        return removed
+
+    def _failed_save(
+        self, error: sqlite3.Error, writes: dict[str, Row], seen: set[str]
+    ) -> tuple[str, ...]:
+        self._rows = None  # the next scan loads the rows as they are on disk
+        if self.file is not None and _code(error) in _BUSY:
+            self.notice = _locked(self.file)
+            return ()
+        if self.file is not None and _code(error) in _DAMAGED:
+            replacement = Catalog._rebuilt(self.root, self.file, _meta(self._resolved), str(error))
+            self.connection.close()
+            self.connection, self.file = replacement.connection, replacement.file
+            self.notice = replacement.notice
+            try:
+                return self._commit(writes, seen)
+            except sqlite3.Error as again:
+                self.notice = _not_kept(self.file or Path(":memory:"), again)
+                return ()
+        self.notice = _not_kept(self.file or Path(":memory:"), error)
+        return ()
+
+    def _load(self) -> dict[str, Row]:
+        try:
+            rows = {
+                _decode(row[0]): row
+                for row in self.connection.execute(f"SELECT {_COLUMNS} FROM records")
+            }
+        except sqlite3.Error as error:
+            # Damage found in the rows: every file is read, and the save rebuilds the database.
+            self.notice = self.notice or f"The catalog {self.file} could not be read ({error})"
+            rows = {}
+        self._rows = rows
+        return rows
+
+    def _bad_row(self, rel: str) -> str:
+        return f"The catalog {self.file} held a damaged record of {rel}; it was read from its file"
+
+    # --- without a scan --------------------------------------------------------------------------
+
+    def catalogued(self, today: dt.date) -> list[Memory]:
+        """Every record as last saved, in the scan's order, touching no memory file; [] when empty.
+
+        What the first frame draws before a scan has looked at any file. A damaged row is left out
+        (and said in `notice`): the scan that follows reads its file.
+        """
+        with self._lock:
+            try:
+                rows = self.connection.execute(
+                    "SELECT path, kind, companions, record, body, checksum FROM records"
+                ).fetchall()
+            except sqlite3.Error as error:
+                self.notice = self.notice or f"The catalog {self.file} could not be read ({error})"
+                return []
+        placed: list[tuple[int, str, Memory]] = []
+        with collector_paused():
+            for path, slug, companions, record, body, checksum in rows:
+                kind = _KINDS.get(slug)
+                rel = _decode(path)
+                memory = None
+                if kind is not None:
+                    memory = _rebuild(
+                        path, record, body, checksum, rel, kind, today, companions, True
+                    )
+                if memory is None:
+                    self.notice = self.notice or self._bad_row(rel)
+                    continue
+                placed.append((_KIND_ORDER[kind], rel, memory))
+            placed.sort()
+        return [memory for _order, _rel, memory in placed]
+
+    def put(self, memory: Memory) -> None:
+        """Catalogue one record that has just changed (a write of the app's, the watcher)."""
+        self.update([memory], [])
+
+    def forget(self, rel: str) -> None:
+        """Drop the row of a file that is gone."""
+        self.update([], [rel])
+
+    def update(self, changed: list[Memory], gone: list[str]) -> None:
+        """Catalogue records that have just changed and drop the rows of files gone, in one
+        transaction: a batch of a thousand changes is one commit, not a thousand."""
+        if not changed and not gone:
+            return
+        now = _now_ns()
+        rows = []
+        for memory in changed:
+            try:
+                info: os.stat_result | None = os.lstat(f"{self.root}/{memory.path}")
+            except OSError:
+                info = None
+            rows.append(_row(memory, info, _settled(memory, info, now)))
+        self._write_now(rows, gone)
+
+    def _write_now(self, rows: list[Row], gone: list[str]) -> None:
+        with self._lock:
+            connection = self.connection
+            try:
+                connection.execute("BEGIN IMMEDIATE")
+                try:
+                    connection.executemany(
+                        "DELETE FROM records WHERE path = ?", [(_encode(p),) for p in gone]
+                    )
+                    connection.executemany(_INSERT, rows)
+                    connection.execute("COMMIT")
+                except BaseException:
+                    if connection.in_transaction:
+                        connection.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as error:
+                self._rows = None
+                self.notice = (
+                    _locked(self.file)
+                    if _code(error) in _BUSY
+                    else _not_kept(self.file or Path(":memory:"), error)
+                )
+                return
+            if self._rows is not None:
+                for path in gone:
+                    self._rows.pop(path, None)
+                self._rows.update((_decode(row[0]), row) for row in rows)
+
+    def close(self) -> None:
+        """Close the database; rows not saved are lost (they cost only a read next time)."""
+        with self._lock:
+            self.connection.close()
+
+    def __enter__(self) -> Catalog:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+
+# --- the database ---------------------------------------------------------------------------------
+
+
+def _connect(file: Path) -> sqlite3.Connection:
+    # Autocommit mode: every transaction is begun explicitly (BEGIN IMMEDIATE for writes).
+    connection = sqlite3.connect(
+        file, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+    )
+    return connection
+
+
+def _patiently(work: Callable[[], T]) -> T:
+    """work(), tried again while SQLite says busy, up to the busy timeout.
+
+    The timeout covers waiting for a lock, but not every moment of another connection opening or
+    closing the database in WAL mode (its recovery, its last checkpoint): there SQLite says busy
+    at once.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            return work()
+        except sqlite3.OperationalError as error:
+            if _code(error) not in _BUSY or time.monotonic() >= deadline:
+                raise
+        time.sleep(0.01)
+
+
+def _prepare(connection: sqlite3.Connection, expected: dict[str, str]) -> None:
+    """Make the database hold this version's tables: created when new, dropped and created again
+    when of another version (silently: expected after an upgrade). Raises _Damaged when tables
+    are missing or the meta table holds nonsense, sqlite3.Error when the file is not sound."""
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=NORMAL")
+    if _state(connection, expected) == "ready":
+        return
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        # Judged again under the write lock: another process may have just created it.
+        state = _state(connection, expected)
+        if state == "damaged":
+            raise _Damaged("a table is missing")
+        if state != "ready":
+            # The whole database is cache: every table goes, the search's as well, so nothing
+            # derived from the old records outlives them.
+            for (name,) in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            ).fetchall():
+                connection.execute(f'DROP TABLE "{name.replace(chr(34), chr(34) * 2)}"')
+            for statement in _SCHEMA:
+                connection.execute(statement)
+            connection.executemany("INSERT INTO meta VALUES (?, ?)", expected.items())
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+
+
+def _state(connection: sqlite3.Connection, expected: dict[str, str]) -> str:
+    """`ready`, `empty` (new file), `stale` (another version) or `damaged` (tables gone)."""
+    tables = {
+        name
+        for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    }
+    if not tables:
+        return "empty"
+    if "meta" not in tables:
+        return "damaged"
+    meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
+    if meta != expected:
+        return "stale"
+    return "ready" if tables >= _TABLES else "damaged"
+
+
+def _odd_files(file: Path) -> str | None:
+    """Why the database cannot be opened: a folder, pipe or link stands where a file of it should.
+    A pipe would hang SQLite, and a link could take its writes anywhere."""
+    for suffix in ("", "-wal", "-shm"):
+        path = Path(f"{file}{suffix}")
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            return _not_kept(path, error)
+        if not stat.S_ISREG(mode):
+            return (
+                f"The catalog {path} is not a regular file ({kind_of(mode)}); "
+                "records are not kept between runs"
+            )
+    return None
+
+
+def _code(error: sqlite3.Error) -> str:
+    return getattr(error, "sqlite_errorname", "") or ""
+
+
+def _locked(file: Path | None) -> str:
+    return f"The catalog {file} is locked by another process; this scan's records were not saved"
+
+
+def _not_kept(file: Path, error: BaseException) -> str:
+    why = error.strerror if isinstance(error, OSError) and error.strerror else error
+    return f"The catalog {file} cannot be used ({why}); records are not kept between runs"
+
+
+# --- rows -----------------------------------------------------------------------------------------
+
+
+def _settled(memory: Memory, info: os.stat_result | None, start_ns: int) -> bool:
+    """Whether a record read from a file may be trusted while its stat stays the same."""
+    return (
+        info is not None
+        and stat.S_ISREG(info.st_mode)
+        # A size differing from the stat's means the file changed while being read.
+        and memory.size == info.st_size
+        and max(info.st_mtime_ns, info.st_ctime_ns) < start_ns - RACY_NS
+    )
+
+
+def _row(memory: Memory, info: os.stat_result | None, trusted: bool) -> Row:
+    state = memory.__dict__
+    values = tuple(state[name] for name in _PICKLED)
+    at = _PICKLED.index("frontmatter")
+    values = (*values[:at], dict(memory.frontmatter), *values[at + 1 :])
+    record = pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL)
+    body = _encode(memory.body)
+    path = _encode(memory.path)
+    if info is None:
+        size = mtime = ctime = inode = 0
+    else:
+        size, mtime, ctime, inode = info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino
+    return (
+        path,
+        memory.kind.slug,
+        size,
+        mtime,
+        ctime,
+        inode,
+        int(trusted),
+        _encode("\0".join(memory.companions)),
+        record,
+        body,
+        _checksum(path, record, body),
+    )
+
+
+def _checksum(path: bytes, record: bytes, body: bytes) -> int:
+    # The same sum is taken inline where rows are rebuilt, tens of thousands at a time.
+    return zlib.crc32(body, zlib.crc32(record, zlib.crc32(path)))
+
+
+_FRONTMATTER_AT = _PICKLED.index("frontmatter")
+_DATE_AT = _PICKLED.index("date")
+_PROBLEMS_AT = _PICKLED.index("problems")
+
+
+def _memory_of(
+    row: Row, rel: str, kind: Kind, today: dt.date, companions: tuple[str, ...]
+) -> Memory | None:
+    """The record of a row with the scan's kind and companions; None when it must be read."""
+    return _rebuild(row[0], row[8], row[9], row[10], rel, kind, today, companions, False)
+
+
+def _rebuild(
+    path: bytes,
+    record: bytes,
+    body: bytes,
+    checksum: int,
+    rel: str,
+    kind: Kind,
+    today: dt.date,
+    companions: tuple[str, ...] | bytes,
+    keep_problems: bool,
+) -> Memory | None:
+    """The record of a row's values, with today's age; None when they do not hold one of ours.
+
+    `companions` as the scan lists them, or as catalogued (bytes). `keep_problems`: when today
+    is before the day the file was read, its problems are kept as they were rather than the row
+    refused (the first frame shows them until the scan reads the file).
+    """
+    try:
+        if zlib.crc32(body, zlib.crc32(record, zlib.crc32(path))) != checksum:
+            return None
+        values = _Unpickler(io.BytesIO(record)).load()
+        if type(values) is not tuple or len(values) != len(_PICKLED):
+            return None
+        date = values[_DATE_AT]
+        problems = values[_PROBLEMS_AT]
+        ahead = date is not None and date > today
+        if problems or ahead:
+            problems = refresh_future_date(problems, date, today)
+            if problems is None:
+                if not keep_problems:
+                    return None
+                problems = values[_PROBLEMS_AT]
+        if type(companions) is bytes:
+            companions = tuple(_decode(companions).split("\0")) if companions else ()
+        state = dict(zip(_PICKLED, values))  # noqa: B905 (the length is checked above)
+        state["frontmatter"] = MappingProxyType(values[_FRONTMATTER_AT])
+        state["problems"] = problems
+        state["body"] = _decode(body)
+        state["kind"] = kind
+        state["path"] = rel
+        state["companions"] = companions
+        state["age_days"] = (today - date).days if date else None
+    except Exception:  # a damaged row can fail in any way; it only means reading its file
+        return None
+    return Memory.from_state(state)
