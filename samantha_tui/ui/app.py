@@ -13,13 +13,15 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import importlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 
 from textual import on
+from textual.actions import ActionParseResult
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
+from textual.dom import DOMNode
 from textual.events import Resize
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
@@ -39,7 +41,14 @@ from .jump import CommandsProvider, open_command_palette, open_theme_palette
 from .key_burst import KeyBurst
 from .live import LiveFiles
 from .marking import Marking
-from .messages import Changed, ChangeRefused, TreeLoaded, WorkFailed, while_shown
+from .messages import (
+    Changed,
+    ChangeRefused,
+    TreeCatalogued,
+    TreeLoaded,
+    WorkFailed,
+    while_shown,
+)
 from .ordered import OrderedWork
 from .reading import Reading
 from .recovery_offer import offer_recovery
@@ -94,6 +103,10 @@ class SamanthaApp(
         self.store = Store(root, today)
         self.curator = Curator(self.store, auto_index=settings.auto_index)
         self.memory_tree: Tree | None = None
+        self.checking: int | None = None
+        """While the list shows the catalog's records: how many files the scan is checking."""
+        self._catalogued: dict[str, Memory] = {}
+        self._notices_shown: set[str] = set()
         self.current_tab = TABS[0].id
         self._selection: dict[str, str | None] = {}
         self.init_key_burst()
@@ -175,9 +188,18 @@ class SamanthaApp(
 
     # --- data ------------------------------------------------------------------------------------
 
-    @background(thread=True, exclusive=True, group="scan")
     def load_tree(self) -> None:
+        """Read the tree in a worker. The first time, the catalog's records are drawn at once and
+        the scan then checks them against the files (ctrl+r and a recovery read only the files)."""
+        self._load_tree(self.memory_tree is None and self.checking is None)
+
+    @background(thread=True, exclusive=True, group="scan")
+    def _load_tree(self, catalogued_first: bool) -> None:
         gc.unfreeze()  # a tree read before (ctrl+r) may be collected once replaced
+        if catalogued_first:
+            catalogued = self.store.catalogued()  # no memory file is opened for this
+            if catalogued.memories:
+                self.post_message(TreeCatalogued(catalogued))
         with self.work_progress():
             tree = self.curator.load()
         # The records live as long as the tree. Frozen now, the collector's first full pass does
@@ -185,11 +207,28 @@ class SamanthaApp(
         gc.freeze()
         self.post_message(TreeLoaded(tree))
 
+    @on(TreeCatalogued)
+    @while_shown
+    def _tree_catalogued(self, message: TreeCatalogued) -> None:
+        tree = message.memory_tree
+        self._catalogued = {memory.path: memory for memory in tree.memories}
+        self.memory_tree = tree
+        self.checking = len(tree.memories)
+        self._label_tabs()
+        self.status_line.show_tree(tree, self.store.root)
+        self.status_line.show_checking(self.checking)
+        self._show_list()
+        self._show_notices(tree)
+
     @on(TreeLoaded)
     @while_shown
     def _tree_loaded(self, message: TreeLoaded) -> None:
         self.memory_tree = message.memory_tree
+        if self.checking is not None:
+            self.checking, self._catalogued = None, {}
+            self.status_line.show_checking(None)
         self.show_tree()
+        self._show_notices(message.memory_tree)
         self.screens_see_changes(())
         # Search and the index check are CPU-bound threads: started before the filled list is on
         # screen, they would share the interpreter with drawing it and delay it.
@@ -199,8 +238,17 @@ class SamanthaApp(
         self.build_search_index()
         self.check_indexes()
 
+    def _show_notices(self, tree: Tree) -> None:
+        """What the catalog had to say (rebuilt, bypassed, locked), once per session each."""
+        for notice in tree.notices:
+            if notice not in self._notices_shown:
+                self._notices_shown.add(notice)
+                self.notify(notice, title="Catalog", severity="warning", timeout=10)
+
     def show_tree(self, changed: Iterable[str] = (), select: str | None = None) -> None:
         """Show the store's tree again: counts, status, the list (selection kept), the preview."""
+        if self.checking is not None:
+            return  # the catalog's records stay on screen until the checked tree replaces them
         self.memory_tree = self.curator.tree
         self._label_tabs()
         self.status_line.show_tree(self.memory_tree, self.store.root)
@@ -290,7 +338,10 @@ class SamanthaApp(
             self.preview.show_message(spec.label, spec.empty)
 
     def memory_for(self, key: str | None) -> Memory | None:
-        return self.curator.get(key.split("#", 1)[0]) if key else None
+        if not key:
+            return None
+        path = key.split("#", 1)[0]
+        return self.curator.get(path) or self._catalogued.get(path)
 
     def selected_memory(self) -> Memory | None:
         return self.memory_for(self.table.selected_key)
@@ -362,6 +413,29 @@ class SamanthaApp(
         self.log.error(formatted_traceback(message.error))
         notice = failure_notice(message.what, message.error)
         self.notify(notice, title="Something went wrong", severity="error", timeout=12)
+
+    async def run_action(
+        self,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
+        """Every key and palette command comes here. While the files are still being checked,
+        what would write, open a form or open a screen says so and does nothing: it would act on
+        records the check may be about to replace. Moving, reading and searching go on (a query
+        typed meanwhile runs once the checked tree is indexed)."""
+        if self.checking is not None and default_namespace in (None, self, self.screen_stack[0]):
+            name = action.split("(", 1)[0] if isinstance(action, str) else action[1]
+            if name.removeprefix("app.") in WAIT_FOR_CHECK:
+                self.notify(
+                    f"The files are still being checked ({self.checking:,}); "
+                    "changes, forms and screens open once that is done, in a moment",
+                    title="Checking",
+                    timeout=3,
+                    kind="checking",
+                )
+                return True
+        return await super().run_action(action, default_namespace, namespaces)
 
     def action_command_palette(self) -> None:
         open_command_palette(self)
@@ -532,6 +606,25 @@ def screen_named(name: str) -> type[LiveScreen]:
     module, class_name = SCREENS[name]
     return getattr(importlib.import_module(f".screens.{module}", __package__), class_name)
 
+
+WAIT_FOR_CHECK = frozenset(
+    {
+        "toggle_critical",
+        "step_importance",
+        "edit",
+        "new_memory",
+        "delete",
+        "undo",
+        "redo",
+        "fix_problem",
+        "regenerate_indexes",
+        "remove_stale_entries",
+        "open_editor",
+        "open_screen",
+        "reload",
+    }
+)
+"""App actions refused, with a notice, while the list shows records the scan has not checked."""
 
 MAIN_SCREEN_ONLY = {
     "search",

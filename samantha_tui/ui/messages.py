@@ -20,6 +20,15 @@ if TYPE_CHECKING:
     from ..core.watch import FileBatch
 
 
+class TreeCatalogued(Message):
+    """The tree as the catalog last saw it, read without opening a memory file: drawn at once,
+    while the scan checks the files against it."""
+
+    def __init__(self, memory_tree: Tree) -> None:
+        super().__init__()
+        self.memory_tree = memory_tree
+
+
 class TreeLoaded(Message):
     """A scan finished."""
 

@@ -98,6 +98,14 @@ def index_state(report: DriftReport | None, busy: bool = False, error: str = "")
     return index_forms(report, busy, error)[0]
 
 
+def checking_forms(files: int) -> list[Text]:
+    """`checking 1,000 files…`: the list shows the catalog's records while the scan checks them."""
+    return [
+        Text(f"checking {files:,} files…", style="yellow"),
+        Text("checking…", style="yellow"),
+    ]
+
+
 def index_forms(report: DriftReport | None, busy: bool = False, error: str = "") -> list[Text]:
     """The indexes' state, longest form first."""
     if error:
@@ -164,6 +172,12 @@ class StatusLine(Static):
 
     def show_index(self, report: DriftReport | None, busy: bool = False, error: str = "") -> None:
         self._index = index_forms(report, busy, error)
+        self._show()
+
+    def show_checking(self, files: int | None) -> None:
+        """While the files are checked, that takes the indexes' place (they are checked after);
+        None once the checked tree is shown."""
+        self._index = checking_forms(files) if files is not None else []
         self._show()
 
     def on_resize(self) -> None:

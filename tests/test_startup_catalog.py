@@ -1,0 +1,183 @@
+"""The first frame from the catalog: the records as last saved, drawn before the files are checked.
+
+The scan is held back by a gate, so each test sees the app between the two: the catalog's rows on
+screen and "checking N files…" in the status line; then the checked tree replaces them.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from samantha_tui.core import catalog as catalog_module
+from samantha_tui.core.curator import Curator
+from samantha_tui.core.model import Kind
+from samantha_tui.core.store import Store
+from samantha_tui.ui.app import SamanthaApp
+
+from .conftest import make_tree
+
+WAIT = 10.0
+FIRST = ".ai/short-term-memory/.ai/2026-01-01_first.md"
+SECOND = ".ai/short-term-memory/.ai/2026-01-02_second.md"
+
+
+def memory(date: str, title: str) -> str:
+    return f"---\ndate: {date}\ntopics: [a]\nimportance: low\n---\n\n# {title}\n\nBody.\n"
+
+
+def two_memories(tmp_path: Path) -> Path:
+    return make_tree(
+        tmp_path / "tree",
+        {
+            FIRST: memory("2026-01-01", "First as catalogued"),
+            SECOND: memory("2026-01-02", "Second"),
+        },
+    )
+
+
+def catalogue(root: Path) -> None:
+    """What an earlier run leaves: every record saved in the tree's catalog."""
+    store = Store(root)
+    store.scan()
+    store.close()
+
+
+@pytest.fixture
+def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """The scan waits until the test opens the gate (always opened at the end)."""
+    opened = threading.Event()
+    real = Curator.load
+
+    def held(self: Curator):
+        assert opened.wait(WAIT), "the test never let the scan run"
+        return real(self)
+
+    monkeypatch.setattr(Curator, "load", held)
+    yield opened
+    opened.set()
+
+
+async def until(pilot, condition: Callable[[], bool]) -> bool:
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        await pilot.pause(0.02)
+    return condition()
+
+
+def status(app: SamanthaApp) -> str:
+    return str(app.status_line.render())
+
+
+def titles(app: SamanthaApp) -> list[str]:
+    return [app.memory_for(row.key).title for row in app.table.rows]
+
+
+async def test_the_catalogued_rows_show_before_the_scan_and_the_status_says_checking(
+    tmp_path: Path, gate: threading.Event
+) -> None:
+    root = two_memories(tmp_path)
+    catalogue(root)
+    app = SamanthaApp(root)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await until(pilot, lambda: len(app.table.rows) == 2)
+        assert not gate.is_set()  # no scan has run: these came from the catalog
+        assert app.checking == 2
+        assert [row.key for row in app.table.rows] == [SECOND, FIRST]
+        assert "checking 2 files…" in status(app)
+        assert "2 memories" in status(app)
+        gate.set()
+        assert await until(pilot, lambda: app.checking is None)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "checking" not in status(app)
+        assert [row.key for row in app.table.rows] == [SECOND, FIRST]
+        assert app.memory_for(FIRST) is app.curator.get(FIRST)
+
+
+async def test_a_file_changed_since_the_catalog_shows_its_new_content_after_the_check(
+    tmp_path: Path, gate: threading.Event
+) -> None:
+    root = two_memories(tmp_path)
+    catalogue(root)
+    changed = root / FIRST
+    changed.write_text(memory("2026-01-01", "First as it is now"), encoding="utf-8")
+    later = changed.stat().st_mtime_ns + 5_000_000_000
+    os.utime(changed, ns=(later, later))
+    app = SamanthaApp(root)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await until(pilot, lambda: len(app.table.rows) == 2)
+        assert "First as catalogued" in titles(app)
+        gate.set()
+        assert await until(pilot, lambda: app.checking is None)
+        await pilot.pause()
+        assert "First as it is now" in titles(app)
+        assert "First as catalogued" not in titles(app)
+
+
+async def test_changes_and_forms_say_the_files_are_being_checked_and_write_nothing(
+    tmp_path: Path, gate: threading.Event
+) -> None:
+    root = two_memories(tmp_path)
+    catalogue(root)
+    before = (root / SECOND).read_bytes()
+    app = SamanthaApp(root)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await until(pilot, lambda: len(app.table.rows) == 2)
+        await pilot.press("c", "e", "b")
+        await pilot.pause()
+        said = [entry.message for entry in app.notices.log.newest_first()]
+        assert any("still being checked (2)" in message for message in said)
+        assert len(app.screen_stack) == 1  # neither the form nor the bootstrap preview opened
+        assert (root / SECOND).read_bytes() == before
+        gate.set()
+        assert await until(pilot, lambda: app.checking is None)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("c")  # once checked, the same key changes the file
+        assert await until(pilot, lambda: (root / SECOND).read_bytes() != before)
+        assert "critical: true" in (root / SECOND).read_text(encoding="utf-8")
+
+
+async def test_a_damaged_catalog_is_said_once_as_a_warning(tmp_path: Path) -> None:
+    root = two_memories(tmp_path)
+    catalogue(root)
+    folder = catalog_module.cache_folder()
+    assert folder is not None
+    (database,) = folder.glob("catalog-*.sqlite")
+    database.write_bytes(b"\x00garbage" * 5000)
+    app = SamanthaApp(root)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        warned = [
+            entry
+            for entry in app.notices.log.newest_first()
+            if entry.title == "Catalog" and "damaged" in entry.message
+        ]
+        assert len(warned) == 1
+        assert warned[0].severity == "warning"
+        assert len(app.table.rows) == 2  # rebuilt from the files: nothing lost
+
+
+async def test_without_a_catalog_the_app_reads_the_files_as_before(
+    tmp_path: Path, gate: threading.Event
+) -> None:
+    root = two_memories(tmp_path)
+    app = SamanthaApp(root)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.2)
+        assert app.checking is None
+        assert app.memory_tree is None  # nothing to draw until the files are read
+        assert not app.table.rows
+        gate.set()
+        assert await until(pilot, lambda: len(app.table.rows) == 2)
+        assert app.memory_tree is not None
+        assert {m.path for m in app.memory_tree.of_kind(Kind.SHORT_TERM)} == {FIRST, SECOND}
