@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import importlib
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -199,7 +200,11 @@ class SamanthaApp(
         if catalogued_first:
             catalogued = self.store.catalogued()  # no memory file is opened for this
             if catalogued.memories:
-                self.post_message(TreeCatalogued(catalogued))
+                drawn = threading.Event()
+                self.post_message(TreeCatalogued(catalogued, drawn))
+                # The scan is CPU-bound: started at once, it shares the interpreter with drawing
+                # the frame and delays it by about its own length. It waits for the frame.
+                drawn.wait(FIRST_FRAME_WAIT)
         with self.work_progress():
             tree = self.curator.load()
         # The records live as long as the tree. Frozen now, the collector's first full pass does
@@ -219,6 +224,7 @@ class SamanthaApp(
         self.status_line.show_checking(self.checking)
         self._show_list()
         self._show_notices(tree)
+        self.call_after_refresh(message.drawn.set)
 
     @on(TreeLoaded)
     @while_shown
@@ -606,6 +612,9 @@ def screen_named(name: str) -> type[LiveScreen]:
     module, class_name = SCREENS[name]
     return getattr(importlib.import_module(f".screens.{module}", __package__), class_name)
 
+
+FIRST_FRAME_WAIT = 2.0
+"""Seconds the scan waits at most for the catalog's records to be on screen (a busy machine)."""
 
 WAIT_FOR_CHECK = frozenset(
     {

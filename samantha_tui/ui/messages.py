@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -22,11 +23,12 @@ if TYPE_CHECKING:
 
 class TreeCatalogued(Message):
     """The tree as the catalog last saw it, read without opening a memory file: drawn at once,
-    while the scan checks the files against it."""
+    while the scan checks the files against it. `drawn` is set once they are on screen."""
 
-    def __init__(self, memory_tree: Tree) -> None:
+    def __init__(self, memory_tree: Tree, drawn: threading.Event) -> None:
         super().__init__()
         self.memory_tree = memory_tree
+        self.drawn = drawn
 
 
 class TreeLoaded(Message):
