@@ -19,6 +19,7 @@ from samantha_tui.core.curator import Curator
 from samantha_tui.core.model import Kind
 from samantha_tui.core.store import Store
 from samantha_tui.ui.app import SamanthaApp
+from samantha_tui.ui.screens.memory_form import MemoryForm
 
 from .conftest import make_tree
 
@@ -122,7 +123,7 @@ async def test_a_file_changed_since_the_catalog_shows_its_new_content_after_the_
         assert "First as catalogued" not in titles(app)
 
 
-async def test_changes_and_forms_say_the_files_are_being_checked_and_write_nothing(
+async def test_keys_that_change_or_open_a_form_wait_for_the_check_then_run_in_order(
     tmp_path: Path, gate: threading.Event
 ) -> None:
     root = two_memories(tmp_path)
@@ -131,19 +132,17 @@ async def test_changes_and_forms_say_the_files_are_being_checked_and_write_nothi
     app = SamanthaApp(root)
     async with app.run_test(size=(120, 36)) as pilot:
         assert await until(pilot, lambda: len(app.table.rows) == 2)
-        await pilot.press("c", "e", "b")
-        await pilot.pause()
+        await pilot.press("c", "e")
+        await pilot.pause(0.1)
         said = [entry.message for entry in app.notices.log.newest_first()]
         assert any("still being checked (2)" in message for message in said)
-        assert len(app.screen_stack) == 1  # neither the form nor the bootstrap preview opened
-        assert (root / SECOND).read_bytes() == before
+        assert len(app.screen_stack) == 1  # the form waits too
+        assert (root / SECOND).read_bytes() == before  # nothing written from unchecked records
         gate.set()
-        assert await until(pilot, lambda: app.checking is None)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        await pilot.press("c")  # once checked, the same key changes the file
+        assert await until(pilot, lambda: isinstance(app.screen, MemoryForm))
         assert await until(pilot, lambda: (root / SECOND).read_bytes() != before)
         assert "critical: true" in (root / SECOND).read_text(encoding="utf-8")
+        assert app.screen.memory.path == SECOND
 
 
 async def test_a_damaged_catalog_is_said_once_as_a_warning(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from textual import on
+from textual import actions, on
 from textual.actions import ActionParseResult
 from textual.app import App, ComposeResult, SystemCommand
 from textual.containers import Horizontal, Vertical
@@ -107,6 +107,8 @@ class SamanthaApp(
         self.checking: int | None = None
         """While the list shows the catalog's records: how many files the scan is checking."""
         self._catalogued: dict[str, Memory] = {}
+        self._waiting: list[tuple[str, tuple[object, ...]]] = []
+        """Actions asked for while the files were checked, run in order once they are."""
         self._notices_shown: set[str] = set()
         self.current_tab = TABS[0].id
         self._selection: dict[str, str | None] = {}
@@ -235,6 +237,15 @@ class SamanthaApp(
             self.status_line.show_checking(None)
         self.show_tree()
         self._show_notices(message.memory_tree)
+        self.call_after_refresh(self._run_waiting)
+
+    async def _run_waiting(self) -> None:
+        """The keys pressed while the files were checked, in order, on the checked records; each
+        still only where it may run then (a form the first opened keeps the others out)."""
+        waiting, self._waiting = self._waiting, []
+        for name, params in waiting:
+            if self.check_action(name, params):
+                await super().run_action((APP_NAMESPACE, name, params), self)
         self.screens_see_changes(())
         # Search and the index check are CPU-bound threads: started before the filled list is on
         # screen, they would share the interpreter with drawing it and delay it.
@@ -427,15 +438,17 @@ class SamanthaApp(
         namespaces: Mapping[str, DOMNode] | None = None,
     ) -> bool:
         """Every key and palette command comes here. While the files are still being checked,
-        what would write, open a form or open a screen says so and does nothing: it would act on
-        records the check may be about to replace. Moving, reading and searching go on (a query
-        typed meanwhile runs once the checked tree is indexed)."""
+        what would write, open a form or open a screen waits for the checked records (it would
+        act on records the check may replace) and then runs, and the status line says why;
+        moving, reading and searching go on at once (a query typed meanwhile runs once the
+        checked tree is indexed)."""
         if self.checking is not None and default_namespace in (None, self, self.screen_stack[0]):
-            name = action.split("(", 1)[0] if isinstance(action, str) else action[1]
-            if name.removeprefix("app.") in WAIT_FOR_CHECK:
+            namespace, name, params = actions.parse(action) if isinstance(action, str) else action
+            if namespace in ("", APP_NAMESPACE) and name in WAIT_FOR_CHECK:
+                self._waiting.append((name, params))
                 self.notify(
                     f"The files are still being checked ({self.checking:,}); "
-                    "changes, forms and screens open once that is done, in a moment",
+                    "this runs as soon as they are",
                     title="Checking",
                     timeout=3,
                     kind="checking",
@@ -613,6 +626,7 @@ def screen_named(name: str) -> type[LiveScreen]:
     return getattr(importlib.import_module(f".screens.{module}", __package__), class_name)
 
 
+APP_NAMESPACE = "app"
 FIRST_FRAME_WAIT = 2.0
 """Seconds the scan waits at most for the catalog's records to be on screen (a busy machine)."""
 
@@ -633,7 +647,7 @@ WAIT_FOR_CHECK = frozenset(
         "reload",
     }
 )
-"""App actions refused, with a notice, while the list shows records the scan has not checked."""
+"""App actions held, with a notice, while the list shows records the scan has not checked."""
 
 MAIN_SCREEN_ONLY = {
     "search",
