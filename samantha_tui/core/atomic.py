@@ -10,6 +10,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from . import known_files
 from .json_read import NotRegular, kind_of, read_regular
 
 
@@ -132,14 +133,30 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-def write_atomic(path: Path, data: bytes, rel: str, expected: str | None) -> None:
+def holds(path: Path, expected: str | bytes | None) -> bool:
+    """Whether the file at path is what the caller saw: these very bytes, or content with this
+    sha256, or (None) no file at all.
+
+    Bytes are compared with the file as `known_files` proves it is now, without hashing it.
+    """
+    if not isinstance(expected, bytes):
+        return digest_of(path) == expected
+    try:
+        return known_files.read(path) == expected
+    except FileNotFoundError:
+        return False
+    except NotRegular:
+        return False
+
+
+def write_atomic(path: Path, data: bytes, rel: str, expected: str | bytes | None) -> None:
     """Replace `path` with `data` via a synced temporary file and a rename.
 
-    `expected` is the sha256 the file must still have (None: it must not exist yet). A file
-    without any write permission is refused: someone made it read-only on purpose. The original
-    is intact and no temporary file remains if anything fails.
+    `expected` is what the file must still hold (see `holds`): its bytes, their sha256, or None
+    when it must not exist yet. A file without any write permission is refused: someone made it
+    read-only on purpose. The original is intact and no temporary file remains if anything fails.
     """
-    if digest_of(path) != expected:
+    if not holds(path, expected):
         raise ConflictError(rel)
     owner: tuple[int, int] | None = None
     try:
@@ -164,7 +181,7 @@ def write_atomic(path: Path, data: bytes, rel: str, expected: str | None) -> Non
         finally:
             os.close(fd)
         # Checked again at the last moment: another program may have written while we worked.
-        if digest_of(path) != expected:
+        if not holds(path, expected):
             raise ConflictError(rel)
         if expected is None:
             os.link(tmp, path)  # fails if the file appeared meanwhile: never overwrite
@@ -173,7 +190,9 @@ def write_atomic(path: Path, data: bytes, rel: str, expected: str | None) -> Non
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        known_files.forget(path)
         raise
+    known_files.wrote(path, data)
     if expected is None:
         # The file is in place; a leftover link to it is no reason to say the write failed.
         with contextlib.suppress(OSError):

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import known_files
 from ..atomic import StoreError, digest_bytes
-from ..json_read import TOO_DEEP, TooDeep, read_regular
+from ..json_read import TOO_DEEP, TooDeep
 from ..json_read import loads as json_loads
 from ..model import Kind, Memory, Tree
 from ..progress import report as report_progress
@@ -59,7 +60,8 @@ class _Planned:
 
 def _read(root: Path, rel: str) -> bytes | None:
     try:
-        return read_regular(root / rel)
+        # Unread when its stat proves it is what this process last wrote or read there.
+        return known_files.read(root / rel)
     except FileNotFoundError:
         return None
     except OSError as error:
@@ -479,8 +481,8 @@ def write_updates(store: Store, updates: Iterable[IndexUpdate]) -> None:
     files = list(updates)
     for done, update in enumerate(files):
         report_progress(done, len(files), WRITING)
-        expected = digest_bytes(update.old) if update.old is not None else None
-        store.write_file(update.path, update.new, expected)
+        # The bytes planned from are compared with the file itself: no digest of either.
+        store.write_file(update.path, update.new, update.old)
     report_progress(len(files), len(files), WRITING)
 
 
