@@ -7,6 +7,7 @@ import errno
 import hashlib
 import os
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -89,7 +90,37 @@ def irregular_digest(mode: int) -> str:
     return digest_bytes(f"\0not a regular file: {kind_of(mode)}".encode("ascii"))
 
 
+_DEFERRED = threading.local()
+"""Per thread: the folders whose sync waits for the end of `one_folder_sync`, or None."""
+
+
+@contextlib.contextmanager
+def one_folder_sync() -> Iterator[None]:
+    """Within the block, each folder written in is synced once, at its end, however many files
+    were renamed into it: an index.json and its index.md are made durable by one sync, not two.
+    Every file's own bytes are still synced before its rename, so each lands whole or not at all.
+    """
+    if getattr(_DEFERRED, "folders", None) is not None:
+        yield  # already inside one: the outer block syncs
+        return
+    _DEFERRED.folders = folders = {}
+    try:
+        yield
+    finally:
+        _DEFERRED.folders = None
+        for folder in folders:
+            _sync_dir_now(folder)
+
+
 def _fsync_dir(folder: Path) -> None:
+    folders = getattr(_DEFERRED, "folders", None)
+    if folders is not None:
+        folders[folder] = None
+        return
+    _sync_dir_now(folder)
+
+
+def _sync_dir_now(folder: Path) -> None:
     # Makes the rename itself durable; some filesystems refuse, which is not worth failing over.
     with contextlib.suppress(OSError):
         fd = os.open(folder, os.O_RDONLY)

@@ -538,7 +538,9 @@ class Curator:
         kinds = kinds_affected(touched) - skip
         if not kinds:
             return []
-        scope = Scope(frozenset(touched), previous)
+        # The records now at the changed paths, each found by bisection (not a walk of them all).
+        current = {path: m for path in previous if (m := self.store.get(path)) is not None}
+        scope = Scope(frozenset(touched), previous, current)
         updates = regenerate(self.store, kinds, scope=scope, automatic=True, explain=False)
         self._remember_indexes(kinds)
         today = self.store.today()

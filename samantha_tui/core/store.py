@@ -149,13 +149,12 @@ class Store:
 
     def get(self, rel: str) -> Memory | None:
         kind = _kind_at(rel)
-        if kind is not None:
-            # The records are in scan order (by kind, then path): found by bisection.
-            memories = self.tree.memories
-            at = bisect.bisect_left(memories, (_KIND_ORDER[kind], rel), key=_tree_order)
-            if at < len(memories) and memories[at].path == rel:
-                return memories[at]
-        return next((m for m in self.tree.memories if m.path == rel), None)
+        if kind is None:
+            return None  # every record lives in a kind folder
+        # The records are in scan order (by kind, then path), as swaps keep them: bisection.
+        memories = self.tree.memories
+        at = bisect.bisect_left(memories, (_KIND_ORDER[kind], rel), key=_tree_order)
+        return memories[at] if at < len(memories) and memories[at].path == rel else None
 
     def records_at(self, rel: str) -> list[Memory]:
         """The records at rel and under it (a file, a project folder, a kind folder), found by
