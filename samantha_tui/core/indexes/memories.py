@@ -114,15 +114,18 @@ class ShortTermOrder:
             removed, added = [], sorted(of_kind(memories), key=_sort_key)
         if not (added or removed):
             return
-        dirty: set[str] = set()
+        moves: Counter[tuple[str, SortKey]] = Counter()
         try:
             for memory in removed:
-                self._count(memory, -1, dirty)
+                self._count(memory, -1, moves)
             for memory in added:
-                self._count(memory, 1, dirty)
+                self._count(memory, 1, moves)
         except Exception:
             self.__init__()  # half updated: the next build starts from scratch
             raise
+        # A group lists file names only: a record replaced in its place (a flag toggled) leaves
+        # its group as it was, the very list, so index.md does not render it again either.
+        dirty = {topic for (topic, _), step in moves.items() if step}
         for topic in dirty:
             keys = self.topics.get(topic)
             if keys:
@@ -131,7 +134,7 @@ class ShortTermOrder:
                 self.topics.pop(topic, None)
                 self.groups.pop(topic, None)
 
-    def _count(self, m: Memory, step: int, dirty: set[str]) -> None:
+    def _count(self, m: Memory, step: int, moves: Counter[tuple[str, SortKey]]) -> None:
         """Add (step 1) or take away (step -1) one record's place in every list and count."""
         if not m.frontmatter and m.has_errors:  # unreadable: see entries.readable
             if step > 0:
@@ -153,7 +156,7 @@ class ShortTermOrder:
             self.by_key[key] = m
         else:
             del self.by_key[key]
-        dirty.add(topic)
+        moves[topic, key] += step
         self.importance[m.importance or DEFAULT_IMPORTANCE] += step
         for counter, value in ((self.types, m.type), (self.projects, m.project)):
             if value:
