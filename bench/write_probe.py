@@ -4,7 +4,8 @@ The curator loads the tree at ROOT, regenerates every index once (a kept tree ha
 toggles critical TOGGLES times (default 12) on one short-term memory, each timed until `apply`
 returns, by when the memory file and every index entry it feeds are on disk. As a reference for
 the machine's load at that moment, one `json.dumps(indent=2)` of the short-term index.json is
-timed in the same process. Prints one JSON object; `--profile` prints the toggles' cProfile
+timed in the same process, and the time the toggles spent in `os.fsync` (the disk's share, which
+a busy machine inflates most). Prints one JSON object; `--profile` prints the toggles' cProfile
 instead (cumulative time, top 40).
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import cProfile
 import json
+import os
 import pstats
 import statistics
 import sys
@@ -22,6 +24,20 @@ from samantha_tui.core import clock, edits
 from samantha_tui.core.curator import Curator
 from samantha_tui.core.model import Kind
 from samantha_tui.core.store import Store
+
+_SYNCED: list[float] = []
+"""Seconds spent in os.fsync, by every toggle so far: the disk's share, apart from the code's."""
+
+
+def _timed_fsync(fsync):
+    def timed(fd: int) -> None:
+        start = time.perf_counter()
+        try:
+            fsync(fd)
+        finally:
+            _SYNCED.append(time.perf_counter() - start)
+
+    return timed
 
 
 def _toggles(curator: Curator, path: str, count: int) -> list[float]:
@@ -58,10 +74,15 @@ def main(root: Path, count: int, profile: bool) -> dict[str, object]:
         profiler.disable()
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
         return {}
+    _SYNCED.clear()
+    os.fsync = _timed_fsync(os.fsync)
     writes = _toggles(curator, path, count)
+    synced_ms = sum(_SYNCED) * 1000 / count
     return {
         "writes_ms": [round(ms, 2) for ms in writes],
         "write_ms": round(statistics.median(writes), 2),
+        "fsync_ms_per_toggle": round(synced_ms, 2),
+        "fsyncs_per_toggle": len(_SYNCED) / count,
         "dump_reference_ms": round(_dump_reference(root), 2),
     }
 
