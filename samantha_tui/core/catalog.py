@@ -21,7 +21,7 @@ import stat
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -36,8 +36,11 @@ from .reader import read_memory, refresh_future_date
 
 CACHE_ENV = "SAMANTHA_TUI_CACHE"
 DISABLED = "off"
-FORMAT_VERSION = 3
-"""3: records in SQLite, trusted on size, mtime, ctime and inode (2 was a pickle file)."""
+FORMAT_VERSION = 4
+"""4: a digest column and a generation (3 had records in SQLite; 2 was a pickle file)."""
+GENERATION = "generation"
+"""The meta key counting the commits that changed rows: what is derived from the rows (the
+search tables) records the generation it mirrors, and knows itself in step when they match."""
 BUSY_TIMEOUT_S = 2.0
 """How long a save waits for another process's write to end before giving up on saving."""
 # Racy-git rule: a file changed again within its mtime's granularity (up to 2 s on some file
@@ -70,21 +73,29 @@ _SCHEMA = (
     # path and companions are bytes: a file name that is not UTF-8 has no SQLite text form.
     # `trusted` is 0 for a row kept only for the first frame (a racy or odd file).
     # `checksum` covers record and body: SQLite does not notice a flipped bit inside a value.
+    # `digest` repeats the record's, so what follows the rows can compare them without a record.
     # A rowid table: rows of a few kilobytes would bloat the pages of a WITHOUT ROWID one.
     "CREATE TABLE records (path BLOB PRIMARY KEY, kind TEXT NOT NULL, size INTEGER NOT NULL,"
     " mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL,"
     " trusted INTEGER NOT NULL, companions BLOB NOT NULL, record BLOB NOT NULL,"
-    " body BLOB NOT NULL, checksum INTEGER NOT NULL)",
+    " body BLOB NOT NULL, checksum INTEGER NOT NULL, digest TEXT NOT NULL)",
 )
 _TABLES = frozenset({"meta", "records"})
 _COLUMNS = (
-    "path, kind, size, mtime_ns, ctime_ns, inode, trusted, companions, record, body, checksum"
+    "path, kind, size, mtime_ns, ctime_ns, inode, trusted, companions, record, body, checksum,"
+    " digest"
 )
-_INSERT = f"INSERT OR REPLACE INTO records ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_INSERT = (
+    f"INSERT OR REPLACE INTO records ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_STAT_COLUMNS = "path, kind, size, mtime_ns, ctime_ns, inode, trusted, companions"
+_RECORD_COLUMNS = "path, kind, companions, record, body, checksum"
 
 T = TypeVar("T")
-Row = tuple[bytes, str, int, int, int, int, int, bytes, bytes, bytes, int]
+Row = tuple[bytes, str, int, int, int, int, int, bytes, bytes, bytes, int, str]
 """One records row, in _COLUMNS order."""
+_CHUNK = 500
+"""Paths bound per `IN (...)` query, well under SQLite's limit on parameters."""
 _BUSY = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
 _DAMAGED = frozenset({"SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_ERROR", "SQLITE_MISMATCH"})
 
@@ -98,6 +109,23 @@ class Delta:
     companions than catalogued."""
     removed: tuple[str, ...]
     """Paths catalogued before that the scan no longer saw."""
+
+
+Listing = Sequence[tuple[Kind, Sequence[tuple[str, tuple[str, ...]]]]]
+"""The memory files of a tree as the scan lists them: per kind, (path, companions) in order."""
+
+
+@dataclass(frozen=True)
+class Refreshed:
+    """What a refresh changed, and whether the rows now mirror the files."""
+
+    delta: Delta
+    in_step: bool
+    """False when the rows could not be read or the changes saved (locked, damaged, full): the
+    rows may be older than the files, and only a scan's records can be trusted."""
+    moved: tuple[int, int] | None
+    """(before, after): the generations around the refresh's own commit; None when it had
+    nothing to commit."""
 
 
 @contextlib.contextmanager
@@ -189,6 +217,9 @@ class Catalog:
         self._changed: list[Memory] = []
         self._scan_start_ns: int | None = None
         self._lock = threading.Lock()
+        self.moved: tuple[int, int] | None = None
+        """(before, after): the generations around this catalog's last commit; None when it
+        changed no row."""
 
     # --- opening ---------------------------------------------------------------------------------
 
@@ -331,16 +362,18 @@ class Catalog:
                 )
             if writes:
                 connection.executemany(_INSERT, writes.values())
+            moved = _advance(connection) if removed or writes else None
             connection.execute("COMMIT")
         except BaseException:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             raise
-        rows = self._rows if self._rows is not None else {}
-        for path in removed:
-            rows.pop(path, None)
-        rows.update(writes)
-        self._rows = rows
+        self.moved = moved
+        # Rows not loaded stay so: a refresh writes a few rows without loading the others.
+        if self._rows is not None:
+            for path in removed:
+                self._rows.pop(path, None)
+            self._rows.update(writes)
         return removed
 
     def _failed_save(
@@ -380,6 +413,121 @@ class Catalog:
         return f"The catalog {self.file} held a damaged record of {rel}; it was read from its file"
 
     # --- without a scan --------------------------------------------------------------------------
+
+    def refresh(self, today: dt.date, listed: Listing) -> Refreshed:
+        """Bring the rows in step with the files as listed, loading no record of a file that is
+        unchanged: each file's lstat is compared with the stat columns alone, and only new,
+        changed and not yet trusted files are read (the racy rule as in a scan); rows of files
+        no longer listed are dropped. One commit, none when nothing changed."""
+        with self._lock:
+            start = _now_ns()
+            try:
+                stats = {
+                    row[0]: row
+                    for row in self.connection.execute(f"SELECT {_STAT_COLUMNS} FROM records")
+                }
+            except sqlite3.Error as error:
+                self.notice = self.notice or f"The catalog {self.file} could not be read ({error})"
+                return Refreshed(Delta((), ()), in_step=False, moved=None)
+            writes: dict[str, Row] = {}
+            changed: list[Memory] = []
+            relabelled: list[tuple[str, Kind, tuple[str, ...], os.stat_result]] = []
+            seen: set[str] = set()
+            with collector_paused():
+                for kind, paths in listed:
+                    slug = kind.slug
+                    for rel, companions in paths:
+                        seen.add(rel)
+                        row = stats.pop(_encode(rel), None)
+                        try:
+                            info: os.stat_result | None = os.lstat(f"{self.root}/{rel}")
+                        except OSError:
+                            info = None
+                        if (
+                            row is not None
+                            and info is not None
+                            and row[6]
+                            and row[2] == info.st_size
+                            and row[3] == info.st_mtime_ns
+                            and row[4] == info.st_ctime_ns
+                            and row[5] == info.st_ino
+                            and stat.S_ISREG(info.st_mode)
+                        ):
+                            if row[1] != slug or row[7] != _encode("\0".join(companions)):
+                                relabelled.append((rel, kind, companions, info))
+                            continue
+                        memory = read_memory(self.root, rel, kind, today, companions, info)
+                        writes[rel] = _row(memory, info, _settled(memory, info, start))
+                        changed.append(memory)
+                for rel, kind, companions, info in relabelled:
+                    memory = self._relabel(rel, kind, today, companions, info, start)
+                    writes[rel] = _row(memory, info, _settled(memory, info, start))
+                    changed.append(memory)
+            if not writes and not stats:  # stats holds the rows of files no longer listed
+                return Refreshed(Delta((), ()), in_step=True, moved=None)
+            self.moved = None
+            try:
+                removed = _patiently(lambda: self._commit(writes, seen))
+            except sqlite3.Error as error:
+                removed = self._failed_save(error, writes, seen)
+                return Refreshed(Delta(tuple(changed), removed), in_step=False, moved=None)
+            return Refreshed(Delta(tuple(changed), removed), in_step=True, moved=self.moved)
+
+    def _relabel(
+        self,
+        rel: str,
+        kind: Kind,
+        today: dt.date,
+        companions: tuple[str, ...],
+        info: os.stat_result,
+        start: int,
+    ) -> Memory:
+        """The record of an unchanged file with the kind and companions it has now."""
+        row = self.connection.execute(
+            f"SELECT {_COLUMNS} FROM records WHERE path = ?", (_encode(rel),)
+        ).fetchone()
+        memory = None if row is None else _memory_of(row, rel, kind, today, companions)
+        if memory is not None:
+            return memory
+        self.notice = self.notice or self._bad_row(rel)
+        return read_memory(self.root, rel, kind, today, companions, info)
+
+    def generation(self) -> int:
+        """How many commits have changed rows since the database was made."""
+        with self._lock:
+            return _generation_of(self.connection)
+
+    def records(self, paths: Iterable[str], today: dt.date) -> dict[str, Memory]:
+        """The records of these paths as catalogued, with today's age; a path without a row is
+        left out. A row that does not hold a sound record (damaged, or dated ahead when read)
+        is read again from its file, and catalogued anew."""
+        wanted = [_encode(path) for path in dict.fromkeys(paths)]
+        found: dict[str, Memory] = {}
+        again: list[Memory] = []
+        with self._lock:
+            for at in range(0, len(wanted), _CHUNK):
+                chunk = wanted[at : at + _CHUNK]
+                marks = ", ".join("?" * len(chunk))
+                rows = self.connection.execute(
+                    f"SELECT {_RECORD_COLUMNS} FROM records WHERE path IN ({marks})", chunk
+                ).fetchall()
+                for path, slug, companions, record, body, checksum in rows:
+                    rel = _decode(path)
+                    kind = _KINDS.get(slug)
+                    if kind is None:
+                        continue
+                    memory = _rebuild(
+                        path, record, body, checksum, rel, kind, today, companions, False
+                    )
+                    if memory is None:
+                        self.notice = self.notice or self._bad_row(rel)
+                        listed = tuple(_decode(companions).split("\0")) if companions else ()
+                        memory = read_memory(self.root, rel, kind, today, listed)
+                        again.append(memory)
+                    found[rel] = memory
+        if again:
+            self.update(again, [])
+        return found
 
     def catalogued(self, today: dt.date) -> list[Memory]:
         """Every record as last saved, in the scan's order, touching no memory file; [] when empty.
@@ -445,6 +593,7 @@ class Catalog:
                         "DELETE FROM records WHERE path = ?", [(_encode(p),) for p in gone]
                     )
                     connection.executemany(_INSERT, rows)
+                    self.moved = _advance(connection)
                     connection.execute("COMMIT")
                 except BaseException:
                     if connection.in_transaction:
@@ -527,6 +676,7 @@ def _prepare(connection: sqlite3.Connection, expected: dict[str, str]) -> None:
             for statement in _SCHEMA:
                 connection.execute(statement)
             connection.executemany("INSERT INTO meta VALUES (?, ?)", expected.items())
+            connection.execute("INSERT INTO meta VALUES (?, '0')", (GENERATION,))
         connection.execute("COMMIT")
     except BaseException:
         if connection.in_transaction:
@@ -545,7 +695,8 @@ def _state(connection: sqlite3.Connection, expected: dict[str, str]) -> str:
     if "meta" not in tables:
         return "damaged"
     meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
-    if meta != expected:
+    generation = meta.pop(GENERATION, None)
+    if meta != expected or not (isinstance(generation, str) and generation.isdigit()):
         return "stale"
     return "ready" if tables >= _TABLES else "damaged"
 
@@ -567,6 +718,22 @@ def _odd_files(file: Path) -> str | None:
                 "records are not kept between runs"
             )
     return None
+
+
+def _advance(connection: sqlite3.Connection) -> tuple[int, int]:
+    """Move the generation on by one, inside the caller's write transaction: (before, after)."""
+    before = _generation_of(connection)
+    connection.execute(
+        "UPDATE meta SET value = ? WHERE key = ?", (str(before + 1), GENERATION)
+    )
+    return before, before + 1
+
+
+def _generation_of(connection: sqlite3.Connection) -> int:
+    row = connection.execute("SELECT value FROM meta WHERE key = ?", (GENERATION,)).fetchone()
+    if row is None or not isinstance(row[0], str) or not row[0].isdigit():
+        raise sqlite3.DatabaseError("the catalog's generation is missing or not a number")
+    return int(row[0])
 
 
 def _code(error: sqlite3.Error) -> str:
@@ -620,6 +787,7 @@ def _row(memory: Memory, info: os.stat_result | None, trusted: bool) -> Row:
         record,
         body,
         _checksum(path, record, body),
+        memory.digest,
     )
 
 

@@ -7,7 +7,7 @@ import os
 import stat
 from pathlib import Path
 
-from .catalog import Catalog, Delta, collector_paused
+from .catalog import Catalog, Delta, Refreshed, collector_paused
 from .json_read import kind_of, read_json
 from .model import (
     CONFIDENCE_WORDS,
@@ -254,10 +254,12 @@ def read_sessions(root: Path) -> list[StagedSession]:
 READING = "Reading {count} memory files"
 
 
-def _read_memories(
-    root: Path, today: dt.date, catalog: Catalog
-) -> tuple[list[Memory], list[Problem], list[Problem], Delta]:
-    memories: list[Memory] = []
+def _list(
+    root: Path, with_unlisted: bool = True
+) -> tuple[list[tuple[Kind, list[tuple[str, tuple[str, ...]]]]], list[Problem], list[Problem]]:
+    """Every kind's (memory path, companions), sorted by full path (the store finds records by
+    bisection in this order); the problems of folders that cannot be listed; and, when asked,
+    the Markdown that samantha-llm's search reads but that is not listed."""
     problems: list[Problem] = []
     unlisted: list[Problem] = []
     listed: list[tuple[Kind, list[tuple[str, tuple[str, ...]]]]] = []
@@ -273,12 +275,20 @@ def _read_memories(
             continue
         try:
             paths = memory_paths(root, kind)
-            unlisted.extend(unlisted_markdown(root, kind))
+            if with_unlisted:
+                unlisted.extend(unlisted_markdown(root, kind))
         except OSError as error:
             problems.append(Problem(kind.folder, f"cannot list folder: {error.strerror or error}"))
             continue
-        # Sorted by full path: the store finds records by bisection in this order.
         listed.append((kind, sorted(paths)))
+    return listed, problems, unlisted
+
+
+def _read_memories(
+    root: Path, today: dt.date, catalog: Catalog
+) -> tuple[list[Memory], list[Problem], list[Problem], Delta]:
+    memories: list[Memory] = []
+    listed, problems, unlisted = _list(root)
     # Every folder is listed before the first file is read, so progress knows the total.
     total, done = sum(len(paths) for _kind, paths in listed), 0
     for kind, paths in listed:
@@ -291,6 +301,16 @@ def _read_memories(
     report_progress(total, total, READING)
     delta = catalog.save()
     return memories, problems, unlisted, delta
+
+
+def refresh(root: Path, today: dt.date, catalog: Catalog) -> Refreshed:
+    """Bring the catalog's rows in step with the tree's memory files, listed as a scan lists
+    them, without loading the record of an unchanged file (see `Catalog.refresh`).
+
+    For a caller that needs a few records, not the whole tree: a headless search.
+    """
+    listed, _problems, _unlisted = _list(root, with_unlisted=False)
+    return catalog.refresh(today, listed)
 
 
 def scan(root: Path, today: dt.date, catalog: Catalog | None = None) -> Tree:
