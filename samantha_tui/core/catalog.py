@@ -85,9 +85,7 @@ _COLUMNS = (
     "path, kind, size, mtime_ns, ctime_ns, inode, trusted, companions, record, body, checksum,"
     " digest"
 )
-_INSERT = (
-    f"INSERT OR REPLACE INTO records ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
+_INSERT = f"INSERT OR REPLACE INTO records ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _STAT_COLUMNS = "path, kind, size, mtime_ns, ctime_ns, inode, trusted, companions"
 _RECORD_COLUMNS = "path, kind, companions, record, body, checksum"
 
@@ -497,20 +495,37 @@ class Catalog:
         with self._lock:
             return _generation_of(self.connection)
 
-    def records(self, paths: Iterable[str], today: dt.date) -> dict[str, Memory]:
-        """The records of these paths as catalogued, with today's age; a path without a row is
-        left out. A row that does not hold a sound record (damaged, or dated ahead when read)
-        is read again from its file, and catalogued anew."""
-        wanted = [_encode(path) for path in dict.fromkeys(paths)]
+    def digests(self) -> list[tuple[str, str]]:
+        """(path, digest) of every row, loading no record; the digest is empty for a record
+        read without one (a file that could not be read)."""
+        with self._lock:
+            rows = self.connection.execute("SELECT path, digest FROM records").fetchall()
+        return [(_decode(path), digest) for path, digest in rows]
+
+    def records(self, paths: Iterable[str] | None, today: dt.date) -> dict[str, Memory]:
+        """The records of these paths (None: of every row) as catalogued, with today's age; a
+        path without a row is left out. A row that does not hold a sound record (damaged, or
+        dated ahead when read) is read again from its file, and catalogued anew unless the
+        connection is inside a transaction of another's (the search tables')."""
+        select = f"SELECT {_RECORD_COLUMNS} FROM records"
+        if paths is None:
+            batches: Iterable[list[bytes]] = [[]]
+        else:
+            wanted = [_encode(path) for path in dict.fromkeys(paths)]
+            batches = (wanted[at : at + _CHUNK] for at in range(0, len(wanted), _CHUNK))
         found: dict[str, Memory] = {}
         again: list[Memory] = []
-        with self._lock:
-            for at in range(0, len(wanted), _CHUNK):
-                chunk = wanted[at : at + _CHUNK]
-                marks = ", ".join("?" * len(chunk))
-                rows = self.connection.execute(
-                    f"SELECT {_RECORD_COLUMNS} FROM records WHERE path IN ({marks})", chunk
-                ).fetchall()
+        with self._lock, collector_paused():
+            for chunk in batches:
+                if paths is None:
+                    rows = self.connection.execute(select).fetchall()
+                elif not chunk:
+                    continue
+                else:
+                    marks = ", ".join("?" * len(chunk))
+                    rows = self.connection.execute(
+                        f"{select} WHERE path IN ({marks})", chunk
+                    ).fetchall()
                 for path, slug, companions, record, body, checksum in rows:
                     rel = _decode(path)
                     kind = _KINDS.get(slug)
@@ -525,7 +540,7 @@ class Catalog:
                         memory = read_memory(self.root, rel, kind, today, listed)
                         again.append(memory)
                     found[rel] = memory
-        if again:
+        if again and not self.connection.in_transaction:
             self.update(again, [])
         return found
 
@@ -723,9 +738,7 @@ def _odd_files(file: Path) -> str | None:
 def _advance(connection: sqlite3.Connection) -> tuple[int, int]:
     """Move the generation on by one, inside the caller's write transaction: (before, after)."""
     before = _generation_of(connection)
-    connection.execute(
-        "UPDATE meta SET value = ? WHERE key = ?", (str(before + 1), GENERATION)
-    )
+    connection.execute("UPDATE meta SET value = ? WHERE key = ?", (str(before + 1), GENERATION))
     return before, before + 1
 
 
