@@ -21,6 +21,7 @@ import stat
 import threading
 import time
 import zlib
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +33,6 @@ import yaml
 from .. import __version__
 from .json_read import kind_of
 from .model import Kind, Memory, Problem, Severity
-from .reader import read_memory, refresh_future_date
 
 CACHE_ENV = "SAMANTHA_TUI_CACHE"
 DISABLED = "off"
@@ -41,6 +41,10 @@ FORMAT_VERSION = 4
 GENERATION = "generation"
 """The meta key counting the commits that changed rows: what is derived from the rows (the
 search tables) records the generation it mirrors, and knows itself in step when they match."""
+STAMP = "stamp"
+"""The meta key of `generation:digest`, the digest of a listing and of its files' lstat taken when
+every row was trusted and mirrored them: the same digest at the same generation means the rows
+still mirror the files."""
 BUSY_TIMEOUT_S = 2.0
 """How long a save waits for another process's write to end before giving up on saving."""
 # Racy-git rule: a file changed again within its mtime's granularity (up to 2 s on some file
@@ -346,7 +350,12 @@ class Catalog:
                 removed = self._failed_save(error, writes, seen)
             return Delta(changed=changed, removed=removed)
 
-    def _commit(self, writes: dict[str, Row], seen: set[str]) -> tuple[str, ...]:
+    def _commit(
+        self,
+        writes: dict[str, Row],
+        seen: set[str],
+        stamped: tuple[int, str] | None = None,
+    ) -> tuple[str, ...]:
         connection = self.connection
         # Another process may have saved since this scan began: what goes is judged now, under
         # the write lock, from the rows as they are.
@@ -361,6 +370,11 @@ class Catalog:
             if writes:
                 connection.executemany(_INSERT, writes.values())
             moved = _advance(connection) if removed or writes else None
+            if stamped is not None and moved is not None and moved[0] == stamped[0]:
+                # No other commit came between the rows compared and these: the stamp holds.
+                connection.execute(
+                    "INSERT OR REPLACE INTO meta VALUES (?, ?)", (STAMP, f"{moved[1]}:{stamped[1]}")
+                )
             connection.execute("COMMIT")
         except BaseException:
             if connection.in_transaction:
@@ -416,60 +430,116 @@ class Catalog:
         """Bring the rows in step with the files as listed, loading no record of a file that is
         unchanged: each file's lstat is compared with the stat columns alone, and only new,
         changed and not yet trusted files are read (the racy rule as in a scan); rows of files
-        no longer listed are dropped. One commit, none when nothing changed."""
+        no longer listed are dropped. One commit, none when nothing changed.
+
+        When every row was trusted, a stamp of the listing and its stats is kept with the
+        generation: the next refresh that takes the same stamp reads no row at all.
+        """
         with self._lock:
             start = _now_ns()
+            root = self.root
+            taken: list[tuple[Kind, str, tuple[str, ...], os.stat_result | None]] = []
+            for kind, paths in listed:
+                for rel, companions in paths:
+                    try:
+                        taken.append((kind, rel, companions, os.lstat(f"{root}/{rel}")))
+                    except OSError:
+                        taken.append((kind, rel, companions, None))
+            stamp = _stamp(taken)
             try:
-                stats = {
-                    row[0]: row
-                    for row in self.connection.execute(f"SELECT {_STAT_COLUMNS} FROM records")
-                }
+                kept = self._rows_unless_stamped(stamp)
             except sqlite3.Error as error:
                 self.notice = self.notice or f"The catalog {self.file} could not be read ({error})"
                 return Refreshed(Delta((), ()), in_step=False, moved=None)
+            if kept is None:
+                return Refreshed(Delta((), ()), in_step=True, moved=None)
+            generation, stats = kept
             writes: dict[str, Row] = {}
             changed: list[Memory] = []
             relabelled: list[tuple[str, Kind, tuple[str, ...], os.stat_result]] = []
-            seen: set[str] = set()
             with collector_paused():
-                for kind, paths in listed:
-                    slug = kind.slug
-                    for rel, companions in paths:
-                        seen.add(rel)
-                        row = stats.pop(_encode(rel), None)
-                        try:
-                            info: os.stat_result | None = os.lstat(f"{self.root}/{rel}")
-                        except OSError:
-                            info = None
-                        if (
-                            row is not None
-                            and info is not None
-                            and row[6]
-                            and row[2] == info.st_size
-                            and row[3] == info.st_mtime_ns
-                            and row[4] == info.st_ctime_ns
-                            and row[5] == info.st_ino
-                            and stat.S_ISREG(info.st_mode)
-                        ):
-                            if row[1] != slug or row[7] != _encode("\0".join(companions)):
-                                relabelled.append((rel, kind, companions, info))
-                            continue
-                        memory = read_memory(self.root, rel, kind, today, companions, info)
-                        writes[rel] = _row(memory, info, _settled(memory, info, start))
-                        changed.append(memory)
+                for kind, rel, companions, info in taken:
+                    row = stats.pop(_encode(rel), None)
+                    if (
+                        row is not None
+                        and info is not None
+                        and row[6]
+                        and row[2] == info.st_size
+                        and row[3] == info.st_mtime_ns
+                        and row[4] == info.st_ctime_ns
+                        and row[5] == info.st_ino
+                        and stat.S_ISREG(info.st_mode)
+                    ):
+                        if row[1] != kind.slug or row[7] != _encode("\0".join(companions)):
+                            relabelled.append((rel, kind, companions, info))
+                        continue
+                    memory = read_memory(root, rel, kind, today, companions, info)
+                    writes[rel] = _row(memory, info, _settled(memory, info, start))
+                    changed.append(memory)
                 for rel, kind, companions, info in relabelled:
                     memory = self._relabel(rel, kind, today, companions, info, start)
                     writes[rel] = _row(memory, info, _settled(memory, info, start))
                     changed.append(memory)
+            # The stamp may stand for the rows only when each of them can be trusted.
+            stamped = (
+                (generation, stamp)
+                if stamp is not None and all(row[6] for row in writes.values())
+                else None
+            )
             if not writes and not stats:  # stats holds the rows of files no longer listed
+                if stamped is not None:
+                    self._keep_stamp(*stamped)
                 return Refreshed(Delta((), ()), in_step=True, moved=None)
+            seen = {rel for _kind, rel, _companions, _info in taken}
             self.moved = None
             try:
-                removed = _patiently(lambda: self._commit(writes, seen))
+                removed = _patiently(lambda: self._commit(writes, seen, stamped))
             except sqlite3.Error as error:
                 removed = self._failed_save(error, writes, seen)
                 return Refreshed(Delta(tuple(changed), removed), in_step=False, moved=None)
             return Refreshed(Delta(tuple(changed), removed), in_step=True, moved=self.moved)
+
+    def _rows_unless_stamped(self, stamp: str | None) -> tuple[int, dict[bytes, tuple]] | None:
+        """None when the kept stamp is this one at the current generation; else the generation
+        and the stat columns of every row, read as one commit left them."""
+        connection = self.connection
+        connection.execute("BEGIN")
+        try:
+            meta = dict(
+                connection.execute(
+                    "SELECT key, value FROM meta WHERE key IN (?, ?)", (GENERATION, STAMP)
+                ).fetchall()
+            )
+            generation = meta.get(GENERATION)
+            if not (isinstance(generation, str) and generation.isdigit()):
+                raise sqlite3.DatabaseError("the catalog's generation is missing or not a number")
+            if stamp is not None and meta.get(STAMP) == f"{generation}:{stamp}":
+                return None
+            rows = connection.execute(f"SELECT {_STAT_COLUMNS} FROM records")
+            return int(generation), {row[0]: row for row in rows}
+        finally:
+            if connection.in_transaction:
+                connection.execute("COMMIT")
+
+    def _keep_stamp(self, generation: int, stamp: str) -> None:
+        """Keep the stamp of rows found in step, unless another commit moved them since; a
+        stamp that cannot be kept costs the next refresh a read of the rows, nothing more."""
+        connection = self.connection
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                if _generation_of(connection) == generation:
+                    connection.execute(
+                        "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                        (STAMP, f"{generation}:{stamp}"),
+                    )
+                connection.execute("COMMIT")
+            except BaseException:
+                if connection.in_transaction:
+                    connection.execute("ROLLBACK")
+                raise
+        except sqlite3.Error:
+            pass
 
     def _relabel(
         self,
@@ -711,6 +781,7 @@ def _state(connection: sqlite3.Connection, expected: dict[str, str]) -> str:
         return "damaged"
     meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
     generation = meta.pop(GENERATION, None)
+    meta.pop(STAMP, None)
     if meta != expected or not (isinstance(generation, str) and generation.isdigit()):
         return "stale"
     return "ready" if tables >= _TABLES else "damaged"
@@ -733,6 +804,41 @@ def _odd_files(file: Path) -> str | None:
                 "records are not kept between runs"
             )
     return None
+
+
+def _stamp(taken: Iterable[tuple[Kind, str, tuple[str, ...], os.stat_result | None]]) -> str | None:
+    """A digest of the listing (kind, path, companions) and of each file's size, mtime, ctime and
+    inode; None when a file is missing or not a regular one (it is read at every refresh)."""
+    names: list[str] = []
+    numbers: list[int] = []
+    is_regular = stat.S_ISREG
+    for kind, rel, companions, info in taken:
+        if info is None or not is_regular(info.st_mode):
+            return None
+        # No part holds a NUL, and the count of companions says where each entry ends.
+        names += (kind.slug, rel, str(len(companions)), *companions)
+        numbers += (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+    digest = hashlib.sha256("\0".join(names).encode("utf-8", "surrogateescape"))
+    try:
+        digest.update(array("q", numbers).tobytes())
+    except OverflowError:  # an inode number past 2**63: the slower, unbounded spelling
+        digest.update(b"," + ",".join(map(str, numbers)).encode())
+    return digest.hexdigest()
+
+
+def read_memory(
+    root: Path,
+    rel: str,
+    kind: Kind,
+    today: dt.date,
+    companions: tuple[str, ...],
+    info: os.stat_result | None = None,
+) -> Memory:
+    """The reader's `read_memory`, imported at the first file read: the reader brings YAML and
+    the frontmatter parser, and a search of a tree that has not changed reads no file."""
+    from . import reader
+
+    return reader.read_memory(root, rel, kind, today, companions, info)
 
 
 def _advance(connection: sqlite3.Connection) -> tuple[int, int]:
@@ -848,6 +954,8 @@ def _rebuild(
         problems = values[_PROBLEMS_AT]
         ahead = date is not None and date > today
         if problems or ahead:
+            from .reader import refresh_future_date
+
             problems = refresh_future_date(problems, date, today)
             if problems is None:
                 if not keep_problems:

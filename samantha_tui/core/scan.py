@@ -20,7 +20,6 @@ from .model import (
     Tree,
 )
 from .progress import report as report_progress
-from .reader import outside_root
 
 INDEX_FILES = frozenset({"index.md", "index.json"})
 PENDING_DIR = "pending-updates"
@@ -181,7 +180,11 @@ def irregular_files(root: Path, rels: tuple[str, ...]) -> list[Problem]:
 
 def _leads_out(root: Path, path: Path | os.DirEntry[str]) -> bool:
     """A symlink that takes its path outside the tree."""
-    return os.path.islink(path) and outside_root(root, Path(path)) is not None
+    if not os.path.islink(path):
+        return False
+    from .reader import outside_root  # imported for links only: most trees have none
+
+    return outside_root(root, Path(path)) is not None
 
 
 def _is_memory_file(name: str) -> bool:
