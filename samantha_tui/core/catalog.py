@@ -12,12 +12,15 @@ import dataclasses
 import datetime as dt
 import gc
 import hashlib
+import importlib.util
 import io
 import json
 import os
 import pickle
+import re
 import sqlite3
 import stat
+import sys
 import threading
 import time
 import zlib
@@ -27,8 +30,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
-
-import yaml
 
 from .. import __version__
 from .json_read import kind_of
@@ -171,10 +172,32 @@ def _meta(root: str) -> dict[str, str]:
     return {
         "format": str(FORMAT_VERSION),
         "version": __version__,
-        "yaml": yaml.__version__,
+        "yaml": _yaml_version(),
         "fields": json.dumps(list(_STORED)),
         "root": root,
     }
+
+
+_VERSION_LINE = re.compile(r"""^__version__\s*=\s*['"]([^'"]+)['"]""", re.MULTILINE)
+
+
+def _yaml_version() -> str:
+    """PyYAML's version, read from its package's first file when it is not imported yet: its
+    import is a good part of a headless search that reads no file. Imported if that fails."""
+    loaded = sys.modules.get("yaml")
+    if loaded is None:
+        try:
+            spec = importlib.util.find_spec("yaml")
+            origin = spec.origin if spec is not None else None
+            if origin is not None and origin.endswith("__init__.py"):
+                with open(origin, encoding="utf-8") as source:
+                    found = _VERSION_LINE.search(source.read())
+                if found:
+                    return found.group(1)
+        except (OSError, ValueError, ImportError):
+            pass
+        import yaml as loaded
+    return str(loaded.__version__)
 
 
 class _Unpickler(pickle.Unpickler):
@@ -457,6 +480,7 @@ class Catalog:
             writes: dict[str, Row] = {}
             changed: list[Memory] = []
             relabelled: list[tuple[str, Kind, tuple[str, ...], os.stat_result]] = []
+            reread: list[str] = []
             with collector_paused():
                 for kind, rel, companions, info in taken:
                     row = stats.pop(_encode(rel), None)
@@ -473,6 +497,8 @@ class Catalog:
                         if row[1] != kind.slug or row[7] != _encode("\0".join(companions)):
                             relabelled.append((rel, kind, companions, info))
                         continue
+                    if row is not None:
+                        reread.append(rel)
                     memory = read_memory(root, rel, kind, today, companions, info)
                     writes[rel] = _row(memory, info, _settled(memory, info, start))
                     changed.append(memory)
@@ -480,12 +506,19 @@ class Catalog:
                     memory = self._relabel(rel, kind, today, companions, info, start)
                     writes[rel] = _row(memory, info, _settled(memory, info, start))
                     changed.append(memory)
-            # The stamp may stand for the rows only when each of them can be trusted.
+            # The stamp may stand for the rows only when each of them can be trusted (judged before
+            # rows found as they were are left unwritten: such a row may be an untrusted one).
             stamped = (
                 (generation, stamp)
                 if stamp is not None and all(row[6] for row in writes.values())
                 else None
             )
+            if reread:
+                # Files read at every refresh (missing, not regular, not settled) mostly read
+                # as they did: a row written as it stands would move the generation for nothing.
+                same = self._same_rows({rel: writes[rel] for rel in reread})
+                writes = {rel: row for rel, row in writes.items() if rel not in same}
+                changed = [memory for memory in changed if memory.path not in same]
             if not writes and not stats:  # stats holds the rows of files no longer listed
                 if stamped is not None:
                     self._keep_stamp(*stamped)
@@ -498,6 +531,21 @@ class Catalog:
                 removed = self._failed_save(error, writes, seen)
                 return Refreshed(Delta(tuple(changed), removed), in_step=False, moved=None)
             return Refreshed(Delta(tuple(changed), removed), in_step=True, moved=self.moved)
+
+    def _same_rows(self, rows: dict[str, Row]) -> set[str]:
+        """The paths whose row is stored exactly as given."""
+        same: set[str] = set()
+        keys = list(rows)
+        for at in range(0, len(keys), _CHUNK):
+            chunk = [_encode(rel) for rel in keys[at : at + _CHUNK]]
+            marks = ", ".join("?" * len(chunk))
+            for stored in self.connection.execute(
+                f"SELECT {_COLUMNS} FROM records WHERE path IN ({marks})", chunk
+            ):
+                rel = _decode(stored[0])
+                if tuple(stored) == rows[rel]:
+                    same.add(rel)
+        return same
 
     def _rows_unless_stamped(self, stamp: str | None) -> tuple[int, dict[bytes, tuple]] | None:
         """None when the kept stamp is this one at the current generation; else the generation
