@@ -461,14 +461,7 @@ class Catalog:
         with self._lock:
             start = _now_ns()
             root = self.root
-            taken: list[tuple[Kind, str, tuple[str, ...], os.stat_result | None]] = []
-            for kind, paths in listed:
-                for rel, companions in paths:
-                    try:
-                        taken.append((kind, rel, companions, os.lstat(f"{root}/{rel}")))
-                    except OSError:
-                        taken.append((kind, rel, companions, None))
-            stamp = _stamp(taken)
+            taken, stamp = _take(root, listed)
             try:
                 kept = self._rows_unless_stamped(stamp)
             except sqlite3.Error as error:
@@ -854,24 +847,44 @@ def _odd_files(file: Path) -> str | None:
     return None
 
 
-def _stamp(taken: Iterable[tuple[Kind, str, tuple[str, ...], os.stat_result | None]]) -> str | None:
-    """A digest of the listing (kind, path, companions) and of each file's size, mtime, ctime and
-    inode; None when a file is missing or not a regular one (it is read at every refresh)."""
+Taken = list[tuple[Kind, str, tuple[str, ...], os.stat_result | None]]
+"""The listed files, each with its lstat (None when it cannot be taken)."""
+
+
+def _take(root: Path, listed: Listing) -> tuple[Taken, str | None]:
+    """Each listed file's lstat, and the stamp of them all: a digest of the listing (kind, path,
+    companions) and of each file's size, mtime, ctime and inode; no stamp when a file is
+    missing or not a regular one (it is read at every refresh)."""
+    taken: Taken = []
     names: list[str] = []
     numbers: list[int] = []
-    is_regular = stat.S_ISREG
-    for kind, rel, companions, info in taken:
-        if info is None or not is_regular(info.st_mode):
-            return None
-        # No part holds a NUL, and the count of companions says where each entry ends.
-        names += (kind.slug, rel, str(len(companions)), *companions)
-        numbers += (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+    stamped = True
+    prefix = f"{root}/"
+    lstat, is_regular = os.lstat, stat.S_ISREG
+    # One pass, with no call in it but the lstat: it runs for every file at every search.
+    for kind, paths in listed:
+        slug = kind.slug
+        for rel, companions in paths:
+            try:
+                info: os.stat_result | None = lstat(prefix + rel)
+            except OSError:
+                info = None
+            taken.append((kind, rel, companions, info))
+            if stamped:
+                if info is None or not is_regular(info.st_mode):
+                    stamped = False
+                    continue
+                # No part holds a NUL, and the count of companions says where each entry ends.
+                names += (slug, rel, str(len(companions)), *companions)
+                numbers += (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+    if not stamped:
+        return taken, None
     digest = hashlib.sha256("\0".join(names).encode("utf-8", "surrogateescape"))
     try:
         digest.update(array("q", numbers).tobytes())
     except OverflowError:  # an inode number past 2**63: the slower, unbounded spelling
         digest.update(b"," + ",".join(map(str, numbers)).encode())
-    return digest.hexdigest()
+    return taken, digest.hexdigest()
 
 
 def read_memory(

@@ -61,7 +61,12 @@ def memory_paths(
     for dirpath, dirnames, filenames in os.walk(start):
         dirnames[:] = sorted(d for d in dirnames if _visible(d))
         base = Path(dirpath).relative_to(root).as_posix()
-        found.extend((f"{base}/{name}", ()) for name in sorted(filenames) if _is_memory_file(name))
+        # _is_memory_file, spelled out: this runs for every file of the tree at every search.
+        found.extend(
+            (f"{base}/{name}", ())
+            for name in sorted(filenames)
+            if name.endswith(".md") and not name.startswith(".") and name not in INDEX_FILES
+        )
         # os.walk never enters a linked folder; one leading out of the tree is listed, so the
         # reader reports it instead of the folder vanishing without a word.
         found.extend(
