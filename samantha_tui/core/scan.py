@@ -58,9 +58,10 @@ def memory_paths(
     start = root / under if under is not None else folder
     if start.is_file():
         return [(under, ())] if under is not None and _is_memory_file(start.name) else []
-    for dirpath, dirnames, filenames in os.walk(start):
+    bases = {str(start): start.relative_to(root).as_posix()}
+    for dirpath, dirnames, filenames in os.walk(str(start)):
         dirnames[:] = sorted(d for d in dirnames if _visible(d))
-        base = Path(dirpath).relative_to(root).as_posix()
+        base = _folders_below(bases, dirpath, dirnames)
         # _is_memory_file, spelled out: this runs for every file of the tree at every search.
         found.extend(
             (f"{base}/{name}", ())
@@ -75,6 +76,16 @@ def memory_paths(
     return sorted(found)
 
 
+def _folders_below(bases: dict[str, str], dirpath: str, dirnames: list[str]) -> str:
+    """dirpath's path relative to the root, from `bases` (walked folder -> relative path), which
+    learns those of the folders the walk enters next: os.walk joins each to its parent's path,
+    so no path is parsed again (pathlib's parsing was a good part of a listing's time)."""
+    base = bases[dirpath]
+    for name in dirnames:
+        bases[os.path.join(dirpath, name)] = f"{base}/{name}"
+    return base
+
+
 def project_files(root: Path, folder: str) -> tuple[str, ...]:
     """Every file of a project folder but its status.md, at any depth, relative to root, sorted.
 
@@ -82,17 +93,18 @@ def project_files(root: Path, folder: str) -> tuple[str, ...]:
     folders are left to `unlisted_markdown`. A top-level companion has no `/` after the folder.
     """
     files: list[str] = []
-    top = root / folder
+    top = str(root / folder)
+    bases = {top: (root / folder).relative_to(root).as_posix()}
 
     def unreadable(error: OSError) -> None:
-        if Path(error.filename) == top:
+        if error.filename == top:
             raise error  # the scan reports a project folder it cannot list
         # A subfolder that cannot be listed still goes with the project: it is named.
-        files.append(Path(error.filename).relative_to(root).as_posix())
+        files.append(bases[error.filename])
 
     for dirpath, dirnames, filenames in os.walk(top, onerror=unreadable):
         dirnames[:] = [d for d in dirnames if _visible(d)]
-        base = Path(dirpath).relative_to(root).as_posix()
+        base = _folders_below(bases, dirpath, dirnames)
         # A linked folder is not entered, but the link itself goes with the project.
         links = [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
         files.extend(f"{base}/{name}" for name in (*filenames, *links) if _visible(name))
