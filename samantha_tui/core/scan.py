@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import posixpath
 import stat
 from pathlib import Path
 
@@ -93,8 +94,12 @@ def project_files(root: Path, folder: str) -> tuple[str, ...]:
     folders are left to `unlisted_markdown`. A top-level companion has no `/` after the folder.
     """
     files: list[str] = []
-    top = str(root / folder)
-    bases = {top: (root / folder).relative_to(root).as_posix()}
+    # A folder as the walk names it is normal already: pathlib is asked only about others.
+    base = folder if posixpath.normpath(folder) == folder else None
+    if base is None:
+        base = (root / folder).relative_to(root).as_posix()
+    top = f"{root}/{base}"
+    bases = {top: base}
 
     def unreadable(error: OSError) -> None:
         if error.filename == top:
