@@ -215,3 +215,23 @@ def test_the_command_imports_no_store_indexes_writer_or_textual() -> None:
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_damaged_row_of_a_hit_is_read_from_its_file(tmp_path: Path) -> None:
+    root = tree(tmp_path / "tree", 30)
+    rel = f"{LT}/routing/gateway.md"
+    with Catalog.open(root) as opened:
+        answer_tree(root, opened, TODAY, "routing", 5)
+        opened.connection.execute(
+            "UPDATE records SET body = CAST('# Not what the file says' AS BLOB) WHERE path = ?",
+            (rel.encode(),),
+        )
+        found = answer_tree(root, opened, TODAY, "routing", 5)
+        assert found.result == expected(root, "routing")[0]
+        assert found.records[rel] == {m.path: m for m in expected(root, "routing")[1]}[rel]
+        assert opened.notice is not None and "damaged record" in opened.notice
+        # Catalogued anew, as read from the file.
+        (body,) = opened.connection.execute(
+            "SELECT body FROM records WHERE path = ?", (rel.encode(),)
+        ).fetchone()
+        assert body == found.records[rel].body.encode()

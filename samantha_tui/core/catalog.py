@@ -618,25 +618,10 @@ class Catalog:
         path without a row is left out. A row that does not hold a sound record (damaged, or
         dated ahead when read) is read again from its file, and catalogued anew unless the
         connection is inside a transaction of another's (the search tables')."""
-        select = f"SELECT {_RECORD_COLUMNS} FROM records"
-        if paths is None:
-            batches: Iterable[list[bytes]] = [[]]
-        else:
-            wanted = [_encode(path) for path in dict.fromkeys(paths)]
-            batches = (wanted[at : at + _CHUNK] for at in range(0, len(wanted), _CHUNK))
         found: dict[str, Memory] = {}
         again: list[Memory] = []
         with self._lock, collector_paused():
-            for chunk in batches:
-                if paths is None:
-                    rows = self.connection.execute(select).fetchall()
-                elif not chunk:
-                    continue
-                else:
-                    marks = ", ".join("?" * len(chunk))
-                    rows = self.connection.execute(
-                        f"{select} WHERE path IN ({marks})", chunk
-                    ).fetchall()
+            for rows in self._record_rows(paths):
                 for path, slug, companions, record, body, checksum in rows:
                     rel = _decode(path)
                     kind = _KINDS.get(slug)
@@ -654,6 +639,18 @@ class Catalog:
         if again and not self.connection.in_transaction:
             self.update(again, [])
         return found
+
+    def _record_rows(self, paths: Iterable[str] | None) -> Iterator[list[tuple]]:
+        """The record columns of these paths' rows (None: of every row), a batch at a time."""
+        select = f"SELECT {_RECORD_COLUMNS} FROM records"
+        if paths is None:
+            yield self.connection.execute(select).fetchall()
+            return
+        wanted = [_encode(path) for path in dict.fromkeys(paths)]
+        for at in range(0, len(wanted), _CHUNK):
+            chunk = wanted[at : at + _CHUNK]
+            marks = ", ".join("?" * len(chunk))
+            yield self.connection.execute(f"{select} WHERE path IN ({marks})", chunk).fetchall()
 
     def catalogued(self, today: dt.date) -> list[Memory]:
         """Every record as last saved, in the scan's order, touching no memory file; [] when empty.
