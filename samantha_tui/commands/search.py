@@ -1,13 +1,21 @@
-"""`search QUERY`: the memories a query finds, best first, as the UI's search would rank them."""
+"""`search QUERY`: the memories a query finds, best first, as the UI's search would rank them.
+
+It reads no more of the tree than its answer needs (core/tree_search.py), and imports neither the
+store nor the writer: a headless search is a command to run many times a minute.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
+from ..core import clock
+from ..core.catalog import Catalog
 from ..core.model import Memory
 from ..core.query import QueryError, parse
-from ..core.search_store import answer
-from .common import UserError, open_store, tree_option
+from ..core.tree_search import answer_tree
+from ..core.visible import visible
+from .common import UserError, locate, tree_option
 from .output import print_json
 
 DEFAULT_LIMIT = 20
@@ -45,15 +53,13 @@ def run(args: argparse.Namespace) -> int:
         parsed = parse(query)
     except QueryError as error:
         raise UserError(str(error)) from None
-    store = open_store(args)
-    tree = store.tree
-    # The postings live beside the records, in the tree's catalog.
-    connection = store.catalog().connection
-    try:
-        result = answer(connection, tree.memories, store.today(), parsed, args.limit or None)
-    finally:
-        store.close()
-    memories = {memory.path: memory for memory in tree.memories}
+    root = locate(args)
+    with Catalog.open(root) as catalog:
+        found = answer_tree(root, catalog, clock.today(), parsed, args.limit or None)
+        notice = catalog.notice
+    if notice:  # the catalog's: damaged, locked, or not where it should be
+        print(f"samantha-tui: {visible(notice)}", file=sys.stderr)
+    result, memories = found.result, found.records
     if args.json:
         payload = {
             "query": query,

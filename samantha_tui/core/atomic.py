@@ -7,9 +7,11 @@ import errno
 import hashlib
 import os
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from . import known_files
 from .json_read import NotRegular, kind_of, read_regular
 
 
@@ -88,7 +90,37 @@ def irregular_digest(mode: int) -> str:
     return digest_bytes(f"\0not a regular file: {kind_of(mode)}".encode("ascii"))
 
 
+_DEFERRED = threading.local()
+"""Per thread: the folders whose sync waits for the end of `one_folder_sync`, or None."""
+
+
+@contextlib.contextmanager
+def one_folder_sync() -> Iterator[None]:
+    """Within the block, each folder written in is synced once, at its end, however many files
+    were renamed into it: an index.json and its index.md are made durable by one sync, not two.
+    Every file's own bytes are still synced before its rename, so each lands whole or not at all.
+    """
+    if getattr(_DEFERRED, "folders", None) is not None:
+        yield  # already inside one: the outer block syncs
+        return
+    _DEFERRED.folders = folders = {}
+    try:
+        yield
+    finally:
+        _DEFERRED.folders = None
+        for folder in folders:
+            _sync_dir_now(folder)
+
+
 def _fsync_dir(folder: Path) -> None:
+    folders = getattr(_DEFERRED, "folders", None)
+    if folders is not None:
+        folders[folder] = None
+        return
+    _sync_dir_now(folder)
+
+
+def _sync_dir_now(folder: Path) -> None:
     # Makes the rename itself durable; some filesystems refuse, which is not worth failing over.
     with contextlib.suppress(OSError):
         fd = os.open(folder, os.O_RDONLY)
@@ -132,14 +164,30 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-def write_atomic(path: Path, data: bytes, rel: str, expected: str | None) -> None:
+def holds(path: Path, expected: str | bytes | None) -> bool:
+    """Whether the file at path is what the caller saw: these very bytes, or content with this
+    sha256, or (None) no file at all.
+
+    Bytes are compared with the file as `known_files` proves it is now, without hashing it.
+    """
+    if not isinstance(expected, bytes):
+        return digest_of(path) == expected
+    try:
+        return known_files.read(path) == expected
+    except FileNotFoundError:
+        return False
+    except NotRegular:
+        return False
+
+
+def write_atomic(path: Path, data: bytes, rel: str, expected: str | bytes | None) -> None:
     """Replace `path` with `data` via a synced temporary file and a rename.
 
-    `expected` is the sha256 the file must still have (None: it must not exist yet). A file
-    without any write permission is refused: someone made it read-only on purpose. The original
-    is intact and no temporary file remains if anything fails.
+    `expected` is what the file must still hold (see `holds`): its bytes, their sha256, or None
+    when it must not exist yet. A file without any write permission is refused: someone made it
+    read-only on purpose. The original is intact and no temporary file remains if anything fails.
     """
-    if digest_of(path) != expected:
+    if not holds(path, expected):
         raise ConflictError(rel)
     owner: tuple[int, int] | None = None
     try:
@@ -164,7 +212,7 @@ def write_atomic(path: Path, data: bytes, rel: str, expected: str | None) -> Non
         finally:
             os.close(fd)
         # Checked again at the last moment: another program may have written while we worked.
-        if digest_of(path) != expected:
+        if not holds(path, expected):
             raise ConflictError(rel)
         if expected is None:
             os.link(tmp, path)  # fails if the file appeared meanwhile: never overwrite
@@ -173,7 +221,9 @@ def write_atomic(path: Path, data: bytes, rel: str, expected: str | None) -> Non
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        known_files.forget(path)
         raise
+    known_files.wrote(path, data)
     if expected is None:
         # The file is in place; a leftover link to it is no reason to say the write failed.
         with contextlib.suppress(OSError):

@@ -12,32 +12,40 @@ import dataclasses
 import datetime as dt
 import gc
 import hashlib
+import importlib.util
 import io
 import json
 import os
 import pickle
+import re
 import sqlite3
 import stat
+import sys
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterator, Mapping
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-import yaml
-
 from .. import __version__
 from .json_read import kind_of
 from .model import Kind, Memory, Problem, Severity
-from .reader import read_memory, refresh_future_date
 
 CACHE_ENV = "SAMANTHA_TUI_CACHE"
 DISABLED = "off"
-FORMAT_VERSION = 3
-"""3: records in SQLite, trusted on size, mtime, ctime and inode (2 was a pickle file)."""
+FORMAT_VERSION = 4
+"""4: a digest column and a generation (3 had records in SQLite; 2 was a pickle file)."""
+GENERATION = "generation"
+"""The meta key counting the commits that changed rows: what is derived from the rows (the
+search tables) records the generation it mirrors, and knows itself in step when they match."""
+STAMP = "stamp"
+"""The meta key of `generation:digest`, the digest of a listing and of its files' lstat taken when
+every row was trusted and mirrored them: the same digest at the same generation means the rows
+still mirror the files."""
 BUSY_TIMEOUT_S = 2.0
 """How long a save waits for another process's write to end before giving up on saving."""
 # Racy-git rule: a file changed again within its mtime's granularity (up to 2 s on some file
@@ -70,21 +78,27 @@ _SCHEMA = (
     # path and companions are bytes: a file name that is not UTF-8 has no SQLite text form.
     # `trusted` is 0 for a row kept only for the first frame (a racy or odd file).
     # `checksum` covers record and body: SQLite does not notice a flipped bit inside a value.
+    # `digest` repeats the record's, so what follows the rows can compare them without a record.
     # A rowid table: rows of a few kilobytes would bloat the pages of a WITHOUT ROWID one.
     "CREATE TABLE records (path BLOB PRIMARY KEY, kind TEXT NOT NULL, size INTEGER NOT NULL,"
     " mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL,"
     " trusted INTEGER NOT NULL, companions BLOB NOT NULL, record BLOB NOT NULL,"
-    " body BLOB NOT NULL, checksum INTEGER NOT NULL)",
+    " body BLOB NOT NULL, checksum INTEGER NOT NULL, digest TEXT NOT NULL)",
 )
 _TABLES = frozenset({"meta", "records"})
 _COLUMNS = (
-    "path, kind, size, mtime_ns, ctime_ns, inode, trusted, companions, record, body, checksum"
+    "path, kind, size, mtime_ns, ctime_ns, inode, trusted, companions, record, body, checksum,"
+    " digest"
 )
-_INSERT = f"INSERT OR REPLACE INTO records ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_INSERT = f"INSERT OR REPLACE INTO records ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_STAT_COLUMNS = "path, kind, size, mtime_ns, ctime_ns, inode, trusted, companions"
+_RECORD_COLUMNS = "path, kind, companions, record, body, checksum"
 
 T = TypeVar("T")
-Row = tuple[bytes, str, int, int, int, int, int, bytes, bytes, bytes, int]
+Row = tuple[bytes, str, int, int, int, int, int, bytes, bytes, bytes, int, str]
 """One records row, in _COLUMNS order."""
+_CHUNK = 500
+"""Paths bound per `IN (...)` query, well under SQLite's limit on parameters."""
 _BUSY = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
 _DAMAGED = frozenset({"SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_ERROR", "SQLITE_MISMATCH"})
 
@@ -98,6 +112,23 @@ class Delta:
     companions than catalogued."""
     removed: tuple[str, ...]
     """Paths catalogued before that the scan no longer saw."""
+
+
+Listing = Sequence[tuple[Kind, Sequence[tuple[str, tuple[str, ...]]]]]
+"""The memory files of a tree as the scan lists them: per kind, (path, companions) in order."""
+
+
+@dataclass(frozen=True)
+class Refreshed:
+    """What a refresh changed, and whether the rows now mirror the files."""
+
+    delta: Delta
+    in_step: bool
+    """False when the rows could not be read or the changes saved (locked, damaged, full): the
+    rows may be older than the files, and only a scan's records can be trusted."""
+    moved: tuple[int, int] | None
+    """(before, after): the generations around the refresh's own commit; None when it had
+    nothing to commit."""
 
 
 @contextlib.contextmanager
@@ -141,10 +172,32 @@ def _meta(root: str) -> dict[str, str]:
     return {
         "format": str(FORMAT_VERSION),
         "version": __version__,
-        "yaml": yaml.__version__,
+        "yaml": _yaml_version(),
         "fields": json.dumps(list(_STORED)),
         "root": root,
     }
+
+
+_VERSION_LINE = re.compile(r"""^__version__\s*=\s*['"]([^'"]+)['"]""", re.MULTILINE)
+
+
+def _yaml_version() -> str:
+    """PyYAML's version, read from its package's first file when it is not imported yet: its
+    import is a good part of a headless search that reads no file. Imported if that fails."""
+    loaded = sys.modules.get("yaml")
+    if loaded is None:
+        try:
+            spec = importlib.util.find_spec("yaml")
+            origin = spec.origin if spec is not None else None
+            if origin is not None and origin.endswith("__init__.py"):
+                with open(origin, encoding="utf-8") as source:
+                    found = _VERSION_LINE.search(source.read())
+                if found:
+                    return found.group(1)
+        except (OSError, ValueError, ImportError):
+            pass
+        import yaml as loaded
+    return str(loaded.__version__)
 
 
 class _Unpickler(pickle.Unpickler):
@@ -189,6 +242,9 @@ class Catalog:
         self._changed: list[Memory] = []
         self._scan_start_ns: int | None = None
         self._lock = threading.Lock()
+        self.moved: tuple[int, int] | None = None
+        """(before, after): the generations around this catalog's last commit; None when it
+        changed no row."""
 
     # --- opening ---------------------------------------------------------------------------------
 
@@ -317,7 +373,12 @@ class Catalog:
                 removed = self._failed_save(error, writes, seen)
             return Delta(changed=changed, removed=removed)
 
-    def _commit(self, writes: dict[str, Row], seen: set[str]) -> tuple[str, ...]:
+    def _commit(
+        self,
+        writes: dict[str, Row],
+        seen: set[str],
+        stamped: tuple[int, str] | None = None,
+    ) -> tuple[str, ...]:
         connection = self.connection
         # Another process may have saved since this scan began: what goes is judged now, under
         # the write lock, from the rows as they are.
@@ -331,16 +392,23 @@ class Catalog:
                 )
             if writes:
                 connection.executemany(_INSERT, writes.values())
+            moved = _advance(connection) if removed or writes else None
+            if stamped is not None and moved is not None and moved[0] == stamped[0]:
+                # No other commit came between the rows compared and these: the stamp holds.
+                connection.execute(
+                    "INSERT OR REPLACE INTO meta VALUES (?, ?)", (STAMP, f"{moved[1]}:{stamped[1]}")
+                )
             connection.execute("COMMIT")
         except BaseException:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             raise
-        rows = self._rows if self._rows is not None else {}
-        for path in removed:
-            rows.pop(path, None)
-        rows.update(writes)
-        self._rows = rows
+        self.moved = moved
+        # Rows not loaded stay so: a refresh writes a few rows without loading the others.
+        if self._rows is not None:
+            for path in removed:
+                self._rows.pop(path, None)
+            self._rows.update(writes)
         return removed
 
     def _failed_save(
@@ -380,6 +448,209 @@ class Catalog:
         return f"The catalog {self.file} held a damaged record of {rel}; it was read from its file"
 
     # --- without a scan --------------------------------------------------------------------------
+
+    def refresh(self, today: dt.date, listed: Listing) -> Refreshed:
+        """Bring the rows in step with the files as listed, loading no record of a file that is
+        unchanged: each file's lstat is compared with the stat columns alone, and only new,
+        changed and not yet trusted files are read (the racy rule as in a scan); rows of files
+        no longer listed are dropped. One commit, none when nothing changed.
+
+        When every row was trusted, a stamp of the listing and its stats is kept with the
+        generation: the next refresh that takes the same stamp reads no row at all.
+        """
+        with self._lock:
+            start = _now_ns()
+            root = self.root
+            taken, stamp = _take(root, listed)
+            try:
+                kept = self._rows_unless_stamped(stamp)
+            except sqlite3.Error as error:
+                self.notice = self.notice or f"The catalog {self.file} could not be read ({error})"
+                return Refreshed(Delta((), ()), in_step=False, moved=None)
+            if kept is None:
+                return Refreshed(Delta((), ()), in_step=True, moved=None)
+            generation, stats = kept
+            writes: dict[str, Row] = {}
+            changed: list[Memory] = []
+            relabelled: list[tuple[str, Kind, tuple[str, ...], os.stat_result]] = []
+            reread: list[str] = []
+            with collector_paused():
+                for kind, rel, companions, info in taken:
+                    row = stats.pop(_encode(rel), None)
+                    if (
+                        row is not None
+                        and info is not None
+                        and row[6]
+                        and row[2] == info.st_size
+                        and row[3] == info.st_mtime_ns
+                        and row[4] == info.st_ctime_ns
+                        and row[5] == info.st_ino
+                        and stat.S_ISREG(info.st_mode)
+                    ):
+                        if row[1] != kind.slug or row[7] != _encode("\0".join(companions)):
+                            relabelled.append((rel, kind, companions, info))
+                        continue
+                    if row is not None:
+                        reread.append(rel)
+                    memory = read_memory(root, rel, kind, today, companions, info)
+                    writes[rel] = _row(memory, info, _settled(memory, info, start))
+                    changed.append(memory)
+                for rel, kind, companions, info in relabelled:
+                    memory = self._relabel(rel, kind, today, companions, info, start)
+                    writes[rel] = _row(memory, info, _settled(memory, info, start))
+                    changed.append(memory)
+            # The stamp may stand for the rows only when each of them can be trusted (judged before
+            # rows found as they were are left unwritten: such a row may be an untrusted one).
+            stamped = (
+                (generation, stamp)
+                if stamp is not None and all(row[6] for row in writes.values())
+                else None
+            )
+            if reread:
+                # Files read at every refresh (missing, not regular, not settled) mostly read
+                # as they did: a row written as it stands would move the generation for nothing.
+                same = self._same_rows({rel: writes[rel] for rel in reread})
+                writes = {rel: row for rel, row in writes.items() if rel not in same}
+                changed = [memory for memory in changed if memory.path not in same]
+            if not writes and not stats:  # stats holds the rows of files no longer listed
+                if stamped is not None:
+                    self._keep_stamp(*stamped)
+                return Refreshed(Delta((), ()), in_step=True, moved=None)
+            seen = {rel for _kind, rel, _companions, _info in taken}
+            self.moved = None
+            try:
+                removed = _patiently(lambda: self._commit(writes, seen, stamped))
+            except sqlite3.Error as error:
+                removed = self._failed_save(error, writes, seen)
+                return Refreshed(Delta(tuple(changed), removed), in_step=False, moved=None)
+            return Refreshed(Delta(tuple(changed), removed), in_step=True, moved=self.moved)
+
+    def _same_rows(self, rows: dict[str, Row]) -> set[str]:
+        """The paths whose row is stored exactly as given."""
+        same: set[str] = set()
+        keys = list(rows)
+        for at in range(0, len(keys), _CHUNK):
+            chunk = [_encode(rel) for rel in keys[at : at + _CHUNK]]
+            marks = ", ".join("?" * len(chunk))
+            for stored in self.connection.execute(
+                f"SELECT {_COLUMNS} FROM records WHERE path IN ({marks})", chunk
+            ):
+                rel = _decode(stored[0])
+                if tuple(stored) == rows[rel]:
+                    same.add(rel)
+        return same
+
+    def _rows_unless_stamped(self, stamp: str | None) -> tuple[int, dict[bytes, tuple]] | None:
+        """None when the kept stamp is this one at the current generation; else the generation
+        and the stat columns of every row, read as one commit left them."""
+        connection = self.connection
+        connection.execute("BEGIN")
+        try:
+            meta = dict(
+                connection.execute(
+                    "SELECT key, value FROM meta WHERE key IN (?, ?)", (GENERATION, STAMP)
+                ).fetchall()
+            )
+            generation = meta.get(GENERATION)
+            if not (isinstance(generation, str) and generation.isdigit()):
+                raise sqlite3.DatabaseError("the catalog's generation is missing or not a number")
+            if stamp is not None and meta.get(STAMP) == f"{generation}:{stamp}":
+                return None
+            rows = connection.execute(f"SELECT {_STAT_COLUMNS} FROM records")
+            return int(generation), {row[0]: row for row in rows}
+        finally:
+            if connection.in_transaction:
+                connection.execute("COMMIT")
+
+    def _keep_stamp(self, generation: int, stamp: str) -> None:
+        """Keep the stamp of rows found in step, unless another commit moved them since; a
+        stamp that cannot be kept costs the next refresh a read of the rows, nothing more."""
+        connection = self.connection
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                if _generation_of(connection) == generation:
+                    connection.execute(
+                        "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                        (STAMP, f"{generation}:{stamp}"),
+                    )
+                connection.execute("COMMIT")
+            except BaseException:
+                if connection.in_transaction:
+                    connection.execute("ROLLBACK")
+                raise
+        except sqlite3.Error:
+            pass
+
+    def _relabel(
+        self,
+        rel: str,
+        kind: Kind,
+        today: dt.date,
+        companions: tuple[str, ...],
+        info: os.stat_result,
+        start: int,
+    ) -> Memory:
+        """The record of an unchanged file with the kind and companions it has now."""
+        row = self.connection.execute(
+            f"SELECT {_COLUMNS} FROM records WHERE path = ?", (_encode(rel),)
+        ).fetchone()
+        memory = None if row is None else _memory_of(row, rel, kind, today, companions)
+        if memory is not None:
+            return memory
+        self.notice = self.notice or self._bad_row(rel)
+        return read_memory(self.root, rel, kind, today, companions, info)
+
+    def generation(self) -> int:
+        """How many commits have changed rows since the database was made."""
+        with self._lock:
+            return _generation_of(self.connection)
+
+    def digests(self) -> list[tuple[str, str]]:
+        """(path, digest) of every row, loading no record; the digest is empty for a record
+        read without one (a file that could not be read)."""
+        with self._lock:
+            rows = self.connection.execute("SELECT path, digest FROM records").fetchall()
+        return [(_decode(path), digest) for path, digest in rows]
+
+    def records(self, paths: Iterable[str] | None, today: dt.date) -> dict[str, Memory]:
+        """The records of these paths (None: of every row) as catalogued, with today's age; a
+        path without a row is left out. A row that does not hold a sound record (damaged, or
+        dated ahead when read) is read again from its file, and catalogued anew unless the
+        connection is inside a transaction of another's (the search tables')."""
+        found: dict[str, Memory] = {}
+        again: list[Memory] = []
+        with self._lock, collector_paused():
+            for rows in self._record_rows(paths):
+                for path, slug, companions, record, body, checksum in rows:
+                    rel = _decode(path)
+                    kind = _KINDS.get(slug)
+                    if kind is None:
+                        continue
+                    memory = _rebuild(
+                        path, record, body, checksum, rel, kind, today, companions, False
+                    )
+                    if memory is None:
+                        self.notice = self.notice or self._bad_row(rel)
+                        listed = tuple(_decode(companions).split("\0")) if companions else ()
+                        memory = read_memory(self.root, rel, kind, today, listed)
+                        again.append(memory)
+                    found[rel] = memory
+        if again and not self.connection.in_transaction:
+            self.update(again, [])
+        return found
+
+    def _record_rows(self, paths: Iterable[str] | None) -> Iterator[list[tuple]]:
+        """The record columns of these paths' rows (None: of every row), a batch at a time."""
+        select = f"SELECT {_RECORD_COLUMNS} FROM records"
+        if paths is None:
+            yield self.connection.execute(select).fetchall()
+            return
+        wanted = [_encode(path) for path in dict.fromkeys(paths)]
+        for at in range(0, len(wanted), _CHUNK):
+            chunk = wanted[at : at + _CHUNK]
+            marks = ", ".join("?" * len(chunk))
+            yield self.connection.execute(f"{select} WHERE path IN ({marks})", chunk).fetchall()
 
     def catalogued(self, today: dt.date) -> list[Memory]:
         """Every record as last saved, in the scan's order, touching no memory file; [] when empty.
@@ -445,6 +716,7 @@ class Catalog:
                         "DELETE FROM records WHERE path = ?", [(_encode(p),) for p in gone]
                     )
                     connection.executemany(_INSERT, rows)
+                    self.moved = _advance(connection)
                     connection.execute("COMMIT")
                 except BaseException:
                     if connection.in_transaction:
@@ -527,6 +799,7 @@ def _prepare(connection: sqlite3.Connection, expected: dict[str, str]) -> None:
             for statement in _SCHEMA:
                 connection.execute(statement)
             connection.executemany("INSERT INTO meta VALUES (?, ?)", expected.items())
+            connection.execute("INSERT INTO meta VALUES (?, '0')", (GENERATION,))
         connection.execute("COMMIT")
     except BaseException:
         if connection.in_transaction:
@@ -545,7 +818,9 @@ def _state(connection: sqlite3.Connection, expected: dict[str, str]) -> str:
     if "meta" not in tables:
         return "damaged"
     meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
-    if meta != expected:
+    generation = meta.pop(GENERATION, None)
+    meta.pop(STAMP, None)
+    if meta != expected or not (isinstance(generation, str) and generation.isdigit()):
         return "stale"
     return "ready" if tables >= _TABLES else "damaged"
 
@@ -567,6 +842,75 @@ def _odd_files(file: Path) -> str | None:
                 "records are not kept between runs"
             )
     return None
+
+
+Taken = list[tuple[Kind, str, tuple[str, ...], os.stat_result | None]]
+"""The listed files, each with its lstat (None when it cannot be taken)."""
+
+
+def _take(root: Path, listed: Listing) -> tuple[Taken, str | None]:
+    """Each listed file's lstat, and the stamp of them all: a digest of the listing (kind, path,
+    companions) and of each file's size, mtime, ctime and inode; no stamp when a file is
+    missing or not a regular one (it is read at every refresh)."""
+    taken: Taken = []
+    names: list[str] = []
+    numbers: list[int] = []
+    stamped = True
+    prefix = f"{root}/"
+    lstat, is_regular = os.lstat, stat.S_ISREG
+    # One pass, with no call in it but the lstat: it runs for every file at every search.
+    for kind, paths in listed:
+        slug = kind.slug
+        for rel, companions in paths:
+            try:
+                info: os.stat_result | None = lstat(prefix + rel)
+            except OSError:
+                info = None
+            taken.append((kind, rel, companions, info))
+            if stamped:
+                if info is None or not is_regular(info.st_mode):
+                    stamped = False
+                    continue
+                # No part holds a NUL, and the count of companions says where each entry ends.
+                names += (slug, rel, str(len(companions)), *companions)
+                numbers += (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+    if not stamped:
+        return taken, None
+    digest = hashlib.sha256("\0".join(names).encode("utf-8", "surrogateescape"))
+    try:
+        digest.update(array("q", numbers).tobytes())
+    except OverflowError:  # an inode number past 2**63: the slower, unbounded spelling
+        digest.update(b"," + ",".join(map(str, numbers)).encode())
+    return taken, digest.hexdigest()
+
+
+def read_memory(
+    root: Path,
+    rel: str,
+    kind: Kind,
+    today: dt.date,
+    companions: tuple[str, ...],
+    info: os.stat_result | None = None,
+) -> Memory:
+    """The reader's `read_memory`, imported at the first file read: the reader brings YAML and
+    the frontmatter parser, and a search of a tree that has not changed reads no file."""
+    from . import reader
+
+    return reader.read_memory(root, rel, kind, today, companions, info)
+
+
+def _advance(connection: sqlite3.Connection) -> tuple[int, int]:
+    """Move the generation on by one, inside the caller's write transaction: (before, after)."""
+    before = _generation_of(connection)
+    connection.execute("UPDATE meta SET value = ? WHERE key = ?", (str(before + 1), GENERATION))
+    return before, before + 1
+
+
+def _generation_of(connection: sqlite3.Connection) -> int:
+    row = connection.execute("SELECT value FROM meta WHERE key = ?", (GENERATION,)).fetchone()
+    if row is None or not isinstance(row[0], str) or not row[0].isdigit():
+        raise sqlite3.DatabaseError("the catalog's generation is missing or not a number")
+    return int(row[0])
 
 
 def _code(error: sqlite3.Error) -> str:
@@ -620,6 +964,7 @@ def _row(memory: Memory, info: os.stat_result | None, trusted: bool) -> Row:
         record,
         body,
         _checksum(path, record, body),
+        memory.digest,
     )
 
 
@@ -667,6 +1012,8 @@ def _rebuild(
         problems = values[_PROBLEMS_AT]
         ahead = date is not None and date > today
         if problems or ahead:
+            from .reader import refresh_future_date
+
             problems = refresh_future_date(problems, date, today)
             if problems is None:
                 if not keep_problems:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from . import tree_lock
+from . import known_files, tree_lock
 from .atomic import ConflictError, StoreError, digest_bytes
 from .model import Kind, Memory, Tree
 
@@ -139,8 +139,8 @@ class Curator:
         self._settled: dict[Kind, dt.date] = {}
         """Kinds whose drift is known without comparing: regenerated on that day, and neither
         their memories nor their index files changed since."""
-        self._index_seen: dict[str, str | None] = {}
-        """Digest of each index file as the app last wrote or compared it (None: absent)."""
+        self._index_seen: dict[str, bytes | None] = {}
+        """Each index file's bytes as the app last wrote or compared it (None: absent)."""
         self._lock = threading.RLock()
 
     # --- reading ---------------------------------------------------------------------------------
@@ -158,6 +158,7 @@ class Curator:
         with self._lock:
             tree = self.store.scan()
             self._by_path = {m.path: m for m in tree.memories}
+            self.store.take_swaps()  # the lookup is the scan's: later swaps are what changed
             self.search_index = None
             self._drift = {}
             self._settled = {}
@@ -196,7 +197,8 @@ class Curator:
             stale = {
                 kind
                 for kind in (Kind if kinds is None else kinds)
-                if self._settled.get(kind) != today or self._index_digests(kind) != self._seen(kind)
+                if self._settled.get(kind) != today
+                or self._index_contents(kind) != self._seen(kind)
             }
             if stale:
                 found = drift(self.store.tree, self.store.root, today, stale)
@@ -462,23 +464,29 @@ class Curator:
         cost half a second at 10,000 memories and find nothing new.
         """
         with self._lock:
-            return {kind for kind in Kind if self._index_digests(kind) != self._seen(kind)}
+            return {kind for kind in Kind if self._index_contents(kind) != self._seen(kind)}
 
-    def _seen(self, kind: Kind) -> dict[str, str | None]:
+    def _seen(self, kind: Kind) -> dict[str, bytes | None]:
         return {rel: self._index_seen.get(rel) for rel in _index_files(kind)}
 
-    def _index_digests(self, kind: Kind) -> dict[str, str | None]:
-        found: dict[str, str | None] = {}
+    def _index_contents(self, kind: Kind) -> dict[str, bytes | None]:
+        """The kind's index files as they are now (None: absent or unreadable).
+
+        A file whose stat proves it unchanged since this process last wrote or read it is not
+        read again (see known_files), and one this process wrote is the very bytes object it
+        wrote: comparing with what was seen is then an identity check, not a 1 MB comparison.
+        """
+        found: dict[str, bytes | None] = {}
         for rel in _index_files(kind):
             try:
-                found[rel] = digest_bytes((self.store.root / rel).read_bytes())
+                found[rel] = known_files.read(self.store.root / rel)
             except OSError:
                 found[rel] = None
         return found
 
     def _remember_indexes(self, kinds: Iterable[Kind] | None) -> None:
         for kind in Kind if kinds is None else kinds:
-            self._index_seen.update(self._index_digests(kind))
+            self._index_seen.update(self._index_contents(kind))
 
     def apply_index_plan(self, plan: plans.Plan) -> Outcome:
         """Write an index plan the person saw; refused whole if an index changed since."""
@@ -530,12 +538,12 @@ class Curator:
                 if update.old is None:
                     # A file the change created: to the trash (the tree then has none again, as
                     # before), only while it holds what the change wrote.
-                    if digest_bytes(self.read_bytes(update.path)) != digest_bytes(update.new):
+                    if self.read_bytes(update.path) != update.new:
                         failed.add(kind)  # another program wrote it since: the patch follows
                         continue
                     self.store.trash(update.path)
                     continue
-                self.store.write_file(update.path, update.old, digest_bytes(update.new))
+                self.store.write_file(update.path, update.old, update.new)
             except StoreError:
                 failed.add(kind)  # changed since: the patch after the undo takes it from here
         self._remember_indexes(kinds)
@@ -546,7 +554,7 @@ class Curator:
         return {
             kind
             for kind, day in self._settled.items()
-            if day == today and self._index_digests(kind) == self._seen(kind)
+            if day == today and self._index_contents(kind) == self._seen(kind)
         }
 
     def _patch(
@@ -564,7 +572,9 @@ class Curator:
         kinds = kinds_affected(touched) - skip
         if not kinds:
             return []
-        scope = Scope(frozenset(touched), previous)
+        # The records now at the changed paths, each found by bisection (not a walk of them all).
+        current = {path: m for path in previous if (m := self.store.get(path)) is not None}
+        scope = Scope(frozenset(touched), previous, current)
         updates = regenerate(self.store, kinds, scope=scope, automatic=True, explain=False)
         self._remember_indexes(kinds)
         today = self.store.today()
@@ -579,11 +589,12 @@ class Curator:
         """Bring the path lookup and the search index up to the store's tree."""
         from .indexes import kinds_affected
 
-        old = self._by_path
-        new = {m.path: m for m in self.store.tree.memories}
-        changed = [path for path, memory in new.items() if old.get(path) is not memory]
-        gone = [path for path in old if path not in new]
-        self._by_path = new
+        swaps = self.store.take_swaps()
+        if swaps is None:
+            changed, gone = self._compare_all()
+        else:
+            changed, gone = self._take_swaps(swaps)
+        new = self._by_path
         self.store.catalogue((new[path] for path in changed), gone)
         for kind in kinds_affected(changed + gone):
             self._settled.pop(kind, None)
@@ -593,6 +604,37 @@ class Curator:
             for path in gone:
                 self.search_index.removed(path)
         return tuple(sorted(changed + gone))
+
+    def _compare_all(self) -> tuple[list[str], list[str]]:
+        """The lookup made again from the whole tree: (paths changed or new, paths gone)."""
+        old = self._by_path
+        new = {m.path: m for m in self.store.tree.memories}
+        changed = [path for path, memory in new.items() if old.get(path) is not memory]
+        gone = [path for path in old if path not in new]
+        self._by_path = new
+        return changed, gone
+
+    def _take_swaps(
+        self, swaps: list[tuple[list[Memory], list[Memory]]]
+    ) -> tuple[list[str], list[str]]:
+        """The lookup updated for the records the store swapped, and only those: a write at
+        100,000 memories does not walk them all."""
+        put: dict[str, Memory] = {}
+        taken: set[str] = set()
+        for removed, records in swaps:
+            for memory in removed:
+                taken.add(memory.path)
+                put.pop(memory.path, None)
+            for memory in records:
+                put[memory.path] = memory
+        by_path = self._by_path
+        changed = [path for path, memory in put.items() if by_path.get(path) is not memory]
+        gone = [path for path in taken if path not in put and path in by_path]
+        for path in gone:
+            del by_path[path]
+        for path in changed:
+            by_path[path] = put[path]
+        return changed, gone
 
 
 def _touched(applied: plans.Applied) -> set[str]:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import posixpath
 import stat
 from pathlib import Path
 
-from .catalog import Catalog, Delta, collector_paused
+from .catalog import Catalog, Delta, Refreshed, collector_paused
 from .json_read import kind_of, read_json
 from .model import (
     CONFIDENCE_WORDS,
@@ -20,7 +21,6 @@ from .model import (
     Tree,
 )
 from .progress import report as report_progress
-from .reader import outside_root
 
 INDEX_FILES = frozenset({"index.md", "index.json"})
 PENDING_DIR = "pending-updates"
@@ -59,16 +59,32 @@ def memory_paths(
     start = root / under if under is not None else folder
     if start.is_file():
         return [(under, ())] if under is not None and _is_memory_file(start.name) else []
-    for dirpath, dirnames, filenames in os.walk(start):
+    bases = {str(start): start.relative_to(root).as_posix()}
+    for dirpath, dirnames, filenames in os.walk(str(start)):
         dirnames[:] = sorted(d for d in dirnames if _visible(d))
-        base = Path(dirpath).relative_to(root).as_posix()
-        found.extend((f"{base}/{name}", ()) for name in sorted(filenames) if _is_memory_file(name))
+        base = _folders_below(bases, dirpath, dirnames)
+        # _is_memory_file, spelled out: this runs for every file of the tree at every search.
+        found.extend(
+            (f"{base}/{name}", ())
+            for name in sorted(filenames)
+            if name.endswith(".md") and not name.startswith(".") and name not in INDEX_FILES
+        )
         # os.walk never enters a linked folder; one leading out of the tree is listed, so the
         # reader reports it instead of the folder vanishing without a word.
         found.extend(
             (f"{base}/{name}", ()) for name in dirnames if _leads_out(root, Path(dirpath, name))
         )
     return sorted(found)
+
+
+def _folders_below(bases: dict[str, str], dirpath: str, dirnames: list[str]) -> str:
+    """dirpath's path relative to the root, from `bases` (walked folder -> relative path), which
+    learns those of the folders the walk enters next: os.walk joins each to its parent's path,
+    so no path is parsed again (pathlib's parsing was a good part of a listing's time)."""
+    base = bases[dirpath]
+    for name in dirnames:
+        bases[os.path.join(dirpath, name)] = f"{base}/{name}"
+    return base
 
 
 def project_files(root: Path, folder: str) -> tuple[str, ...]:
@@ -78,17 +94,22 @@ def project_files(root: Path, folder: str) -> tuple[str, ...]:
     folders are left to `unlisted_markdown`. A top-level companion has no `/` after the folder.
     """
     files: list[str] = []
-    top = root / folder
+    # A folder as the walk names it is normal already: pathlib is asked only about others.
+    base = folder if posixpath.normpath(folder) == folder else None
+    if base is None:
+        base = (root / folder).relative_to(root).as_posix()
+    top = f"{root}/{base}"
+    bases = {top: base}
 
     def unreadable(error: OSError) -> None:
-        if Path(error.filename) == top:
+        if error.filename == top:
             raise error  # the scan reports a project folder it cannot list
         # A subfolder that cannot be listed still goes with the project: it is named.
-        files.append(Path(error.filename).relative_to(root).as_posix())
+        files.append(bases[error.filename])
 
     for dirpath, dirnames, filenames in os.walk(top, onerror=unreadable):
         dirnames[:] = [d for d in dirnames if _visible(d)]
-        base = Path(dirpath).relative_to(root).as_posix()
+        base = _folders_below(bases, dirpath, dirnames)
         # A linked folder is not entered, but the link itself goes with the project.
         links = [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
         files.extend(f"{base}/{name}" for name in (*filenames, *links) if _visible(name))
@@ -181,7 +202,11 @@ def irregular_files(root: Path, rels: tuple[str, ...]) -> list[Problem]:
 
 def _leads_out(root: Path, path: Path | os.DirEntry[str]) -> bool:
     """A symlink that takes its path outside the tree."""
-    return os.path.islink(path) and outside_root(root, Path(path)) is not None
+    if not os.path.islink(path):
+        return False
+    from .reader import outside_root  # imported for links only: most trees have none
+
+    return outside_root(root, Path(path)) is not None
 
 
 def _is_memory_file(name: str) -> bool:
@@ -254,10 +279,12 @@ def read_sessions(root: Path) -> list[StagedSession]:
 READING = "Reading {count} memory files"
 
 
-def _read_memories(
-    root: Path, today: dt.date, catalog: Catalog
-) -> tuple[list[Memory], list[Problem], list[Problem], Delta]:
-    memories: list[Memory] = []
+def _list(
+    root: Path, with_unlisted: bool = True
+) -> tuple[list[tuple[Kind, list[tuple[str, tuple[str, ...]]]]], list[Problem], list[Problem]]:
+    """Every kind's (memory path, companions), sorted by full path (the store finds records by
+    bisection in this order); the problems of folders that cannot be listed; and, when asked,
+    the Markdown that samantha-llm's search reads but that is not listed."""
     problems: list[Problem] = []
     unlisted: list[Problem] = []
     listed: list[tuple[Kind, list[tuple[str, tuple[str, ...]]]]] = []
@@ -273,12 +300,20 @@ def _read_memories(
             continue
         try:
             paths = memory_paths(root, kind)
-            unlisted.extend(unlisted_markdown(root, kind))
+            if with_unlisted:
+                unlisted.extend(unlisted_markdown(root, kind))
         except OSError as error:
             problems.append(Problem(kind.folder, f"cannot list folder: {error.strerror or error}"))
             continue
-        # Sorted by full path: the store finds records by bisection in this order.
         listed.append((kind, sorted(paths)))
+    return listed, problems, unlisted
+
+
+def _read_memories(
+    root: Path, today: dt.date, catalog: Catalog
+) -> tuple[list[Memory], list[Problem], list[Problem], Delta]:
+    memories: list[Memory] = []
+    listed, problems, unlisted = _list(root)
     # Every folder is listed before the first file is read, so progress knows the total.
     total, done = sum(len(paths) for _kind, paths in listed), 0
     for kind, paths in listed:
@@ -291,6 +326,16 @@ def _read_memories(
     report_progress(total, total, READING)
     delta = catalog.save()
     return memories, problems, unlisted, delta
+
+
+def refresh(root: Path, today: dt.date, catalog: Catalog) -> Refreshed:
+    """Bring the catalog's rows in step with the tree's memory files, listed as a scan lists
+    them, without loading the record of an unchanged file (see `Catalog.refresh`).
+
+    For a caller that needs a few records, not the whole tree: a headless search.
+    """
+    listed, _problems, _unlisted = _list(root, with_unlisted=False)
+    return catalog.refresh(today, listed)
 
 
 def scan(root: Path, today: dt.date, catalog: Catalog | None = None) -> Tree:

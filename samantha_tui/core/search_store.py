@@ -10,8 +10,10 @@ it shows. The matching and ranking are core/search.py's own (`Answering`), so th
 exactly those of an in-memory `SearchIndex` built from the same records.
 
 Kept in step with the records by `sync` (compares each record's path and digest with what was
-indexed, through one fingerprint when nothing changed) or `apply` (a scan's changes). The tables
-are only a cache: a version mismatch or any damage drops and rebuilds them from the records.
+indexed, through one fingerprint when nothing changed) or `apply` (a scan's changes); or with the
+catalog's rows by `follow` (the catalog's generation says whether anything changed, a refresh's
+Delta or the rows' digest column says what). The tables are only a cache: a version mismatch or
+any damage drops and rebuilds them from the records.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from contextlib import contextmanager
 from itertools import islice
 
 from .. import __version__
+from .catalog import Catalog, Refreshed
 from .model import Kind, Memory
 from .query import Query, Value
 from .search import (
@@ -59,6 +62,9 @@ BODY_NUMBER = FIELDS.index("body")
 TOP = "\U0010ffff"
 """Above every token: tokens starting with p are those in [p, p + TOP)."""
 _IDS = "I" if array("I").itemsize == 4 else "L"
+GENERATION = "generation"
+"""The search meta key holding the catalog generation whose rows the tables mirror; empty when
+they were last written from records given by a caller, which may not be the catalog's."""
 
 _SCHEMA_SQL = """
 CREATE TABLE search_meta (key TEXT PRIMARY KEY, value BLOB) WITHOUT ROWID;
@@ -134,6 +140,7 @@ class SearchStore(Answering):
         self.rebuilt = False
         """True when open found no usable tables and made them anew."""
         self._data_version: int | None = None
+        self._depth = 0
         self._forget_reads()
 
     @classmethod
@@ -172,12 +179,86 @@ class SearchStore(Answering):
                 self._recreate()
                 raise
             self._set_meta("fingerprint", b"")
+            self._set_meta(GENERATION, b"")
 
     def rebuild(self, memories: Iterable[Memory]) -> None:
         """Index exactly these records, from empty tables."""
         with self._lock:
             memories = list(memories)
             self._rebuild(memories, fingerprint(memories))
+
+    def follow(self, catalog: Catalog, refreshed: Refreshed | None = None) -> None:
+        """Make the tables index exactly the catalog's rows, which share their database.
+
+        Nothing is written when they mirror the catalog's generation; when only `refreshed`
+        (this process's refresh) moved it since, its Delta is applied; else each row's digest
+        is compared with what was indexed, and only the records that differ are loaded.
+        """
+        if catalog.connection is not self._db:
+            raise ValueError("the search tables follow the catalog of their own database")
+        with self._lock:
+            try:
+                self._follow(catalog, refreshed)
+            except Damaged:
+                self._recreate()
+                self._follow(catalog, refreshed)
+
+    def _follow(self, catalog: Catalog, refreshed: Refreshed | None) -> None:
+        if self._meta(GENERATION) == str(catalog.generation()).encode():
+            return
+        with self._transaction():
+            # Judged again under the write lock, which holds the catalog's commits off too.
+            generation = catalog.generation()
+            mine = self._meta(GENERATION)
+            if mine == str(generation).encode():
+                return
+            moved = refreshed.moved if refreshed is not None else None
+            built = self._meta("order") is not None
+            if not built and moved == (0, generation):
+                # The refresh made the first rows of the catalog: its Delta holds them all.
+                assert refreshed is not None
+                self._rebuild(list(refreshed.delta.changed), "")
+            elif (
+                built
+                and refreshed is not None
+                and moved is not None
+                and moved[1] == generation
+                and mine == str(moved[0]).encode()
+                and len(refreshed.delta.changed) + len(refreshed.delta.removed)
+                <= max(REBUILD_MIN, len(self._order_ids()) // 4)
+            ):
+                self._apply(list(refreshed.delta.changed), list(refreshed.delta.removed))
+            else:
+                self._follow_rows(catalog, built)
+            self._set_meta(GENERATION, str(generation).encode(), commit=False)
+            self._set_meta("fingerprint", b"", commit=False)
+
+    def _follow_rows(self, catalog: Catalog, built: bool) -> None:
+        """Bring the tables to the catalog's rows by their digests (a record without one is
+        loaded to learn its signature)."""
+        today = self._today
+        rows = dict(catalog.digests())
+        indexed = {
+            _text(path): sig
+            for path, sig in self._db.execute("SELECT path, signature FROM search_docs")
+        }
+        undigested = [path for path, digest in rows.items() if not digest]
+        signatures = {path: signature(m) for path, m in catalog.records(undigested, today).items()}
+        changed = [
+            path
+            for path, digest in rows.items()
+            if indexed.get(path) != (digest or signatures.get(path))
+        ]
+        removed = [path for path in indexed if path not in rows]
+        if not built or len(changed) + len(removed) > max(REBUILD_MIN, len(rows) // 4):
+            everything = catalog.records(None, today)
+            self._rebuild(list(everything.values()), "")
+            return
+        if changed or removed:
+            records = catalog.records(changed, today)
+            # A row that holds no record of ours (an unknown kind) is not indexed at all.
+            removed += [path for path in changed if path not in records and path in indexed]
+            self._apply(list(records.values()), removed)
 
     def _sync(self, memories: Sequence[Memory]) -> None:
         wanted = fingerprint(memories)
@@ -195,7 +276,9 @@ class SearchStore(Answering):
             self._rebuild(list(memories), wanted)
             return
         if changed or removed:
-            self._apply(changed, removed)
+            with self._transaction():
+                self._apply(changed, removed)
+                self._set_meta(GENERATION, b"", commit=False)
         self._set_meta("fingerprint", wanted.encode())
 
     def _recreate(self) -> None:
@@ -243,6 +326,7 @@ class SearchStore(Answering):
             self._write_order([doc_id for _, doc_id in keys])
             self._write_vocabulary({t for f, t in postings if f in HEAD_NUMBERS})
             self._set_meta("fingerprint", wanted.encode(), commit=False)
+            self._set_meta(GENERATION, b"", commit=False)
         self._changed()
 
     def _apply(self, changed: list[Memory], removed: list[str]) -> None:
@@ -376,15 +460,21 @@ class SearchStore(Answering):
     def _transaction(self) -> Generator[None, None, None]:
         """One write transaction, whatever isolation level the connection was opened with;
         committed at the end (with anything the connection had pending), rolled back on error."""
+        if self._depth:  # inside another of ours: its end commits
+            yield
+            return
         if not self._db.in_transaction:
             self._db.execute("BEGIN IMMEDIATE")
         # Another process may have written since anything was read: read it again.
         self._changed()
+        self._depth += 1
         try:
             yield
         except BaseException:
             self._db.rollback()
             raise
+        finally:
+            self._depth -= 1
         self._db.commit()
 
     def _changed(self) -> None:
@@ -757,13 +847,14 @@ def answer(
                 store.sync(memories)
                 return store.search(query, limit)
             except Damaged:
-                _drop_tables(connection)
+                drop_tables(connection)
             except sqlite3.Error:
                 break
     return SearchIndex.build(memories, today).search(query, limit)
 
 
-def _drop_tables(connection: sqlite3.Connection) -> None:
+def drop_tables(connection: sqlite3.Connection) -> None:
+    """Drop the search tables (found damaged); the next open makes them anew."""
     try:
         connection.rollback()
         for table in TABLES:

@@ -75,6 +75,15 @@ _PENDING_FOLDER = f"{Kind.CURRENT_TASKS.folder}/{PENDING_DIR}"
 _SESSIONS_FOLDER = f"{SUBCONSCIOUS}/sessions"
 
 
+_SWAPS_KEPT = 10_000
+"""Swaps logged between two `take_swaps` at most: a store used without a curator (a CLI command)
+never takes them, and must not grow a log for nothing."""
+
+
+def _kind_at(rel: str) -> Kind | None:
+    return next((kind for kind in Kind if rel.startswith(kind.folder + "/")), None)
+
+
 def _tree_order(memory: Memory) -> tuple[int, str]:
     """The order a scan gives: by kind, then by path."""
     return _KIND_ORDER[memory.kind], memory.path
@@ -88,6 +97,11 @@ class Store:
         self._today = today
         self._listeners: list[Listener] = []
         self.tree = Tree(root=str(self.root), memories=())
+        self._swaps: list[tuple[list[Memory], list[Memory]]] | None = []
+        """The records each swap took out and put in since `take_swaps` (None: too many, or
+        the tree was replaced another way: only a whole comparison says what changed)."""
+        self._swapped_to = self.tree.memories
+        """The records as the last swap (or `take_swaps`) left them."""
         self._catalog: Catalog | None = None
         """The tree's catalog, opened by the first scan and kept: later scans and every change
         the store takes in feed it, so the next start draws the tree as it is now."""
@@ -134,7 +148,19 @@ class Store:
             self._catalog = None
 
     def get(self, rel: str) -> Memory | None:
-        return next((m for m in self.tree.memories if m.path == rel), None)
+        kind = _kind_at(rel)
+        if kind is None:
+            return None  # every record lives in a kind folder
+        # The records are in scan order (by kind, then path), as swaps keep them: bisection.
+        memories = self.tree.memories
+        at = bisect.bisect_left(memories, (_KIND_ORDER[kind], rel), key=_tree_order)
+        return memories[at] if at < len(memories) and memories[at].path == rel else None
+
+    def records_at(self, rel: str) -> list[Memory]:
+        """The records at rel and under it (a file, a project folder, a kind folder), found by
+        bisection; none for a path outside every kind folder."""
+        kind = next((k for k in Kind if rel == k.folder), None) or _kind_at(rel)
+        return [] if kind is None else self._under(kind, rel)
 
     def kind_of(self, rel: str) -> Kind:
         for kind in Kind:
@@ -256,11 +282,29 @@ class Store:
     def _swap(self, kind: Kind, rel: str, records: list[Memory]) -> None:
         """Replace the records at or under rel with `records`, keeping scan order."""
         memories = list(self.tree.memories)
+        removed: list[Memory] = []
         for start, end in self._spans(kind, rel):
+            removed += memories[start:end]
             del memories[start:end]
         for memory in records:
             bisect.insort(memories, memory, key=_tree_order)
+        chained = self._swaps is not None and self.tree.memories is self._swapped_to
         self.tree = dataclasses.replace(self.tree, memories=tuple(memories))
+        self._swapped_to = self.tree.memories
+        if chained and self._swaps is not None and len(self._swaps) < _SWAPS_KEPT:
+            self._swaps.append((removed, list(records)))
+        else:
+            self._swaps = None
+
+    def take_swaps(self) -> list[tuple[list[Memory], list[Memory]]] | None:
+        """(records taken out, records put in) by each swap since the last call, oldest first;
+        None when that cannot be told (a scan, too many swaps): compare the whole tree then.
+
+        A record not in them is the very same object it was at the last call.
+        """
+        swaps = self._swaps if self.tree.memories is self._swapped_to else None
+        self._swaps, self._swapped_to = [], self.tree.memories
+        return swaps
 
     # --- taking in what other programs changed ---------------------------------------------------
 
@@ -365,10 +409,11 @@ class Store:
         return self._write(rel, path, data, raw)
 
     @writes_tree
-    def write_file(self, rel: str, data: bytes, expected_digest: str | None) -> None:
+    def write_file(self, rel: str, data: bytes, expected_digest: str | bytes | None) -> None:
         """Atomically write a file that is not a memory (an index, a pending update).
 
-        `expected_digest` is the sha256 the file had when read, or None if it must not exist yet.
+        `expected_digest` is the sha256 the file had when read, or the very bytes read (compared
+        without hashing), or None if it must not exist yet.
         """
         path = self.safe_path(rel)
         try:

@@ -63,7 +63,15 @@ def dump_json(data: Any) -> bytes:
 
 def _encode(value: Any, newline: str, out: list[str]) -> None:
     """Append value's JSON to out; `newline` is a line break and the current indentation."""
-    if isinstance(value, str):
+    if type(value) is SharedEntry:
+        # First: an index's lists are mostly shared entries, each written from its kept text.
+        text = value.rendered.get(newline)
+        if text is None:
+            made: list[str] = []
+            _encode_dict(value, newline, made)
+            text = value.rendered[newline] = "".join(made)
+        out.append(text)
+    elif isinstance(value, str):
         out.append(encode_basestring_ascii(value))
     elif value is None:
         out.append("null")
@@ -75,13 +83,6 @@ def _encode(value: Any, newline: str, out: list[str]) -> None:
         out.append(int.__repr__(value))
     elif isinstance(value, float):
         out.append(_float(value))
-    elif type(value) is SharedEntry:
-        text = value.rendered.get(newline)
-        if text is None:
-            made: list[str] = []
-            _encode_dict(value, newline, made)
-            text = value.rendered[newline] = "".join(made)
-        out.append(text)
     elif isinstance(value, dict):
         _encode_dict(value, newline, out)
     elif isinstance(value, list | tuple):

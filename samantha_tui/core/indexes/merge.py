@@ -145,7 +145,12 @@ def merge_shared(
     """merge_entry for a derived entry that is shared and never changed; so is the result."""
     last = _LAST.get(id(derived))
     # The stored entry keeps derived alive, so its id cannot name another object meanwhile.
-    if last is not None and last[0] is derived and last[2] is shape and last[1] == old:
+    if (
+        last is not None
+        and last[0] is derived
+        and last[2] is shape
+        and (last[1] is old or last[1] == old)
+    ):
         return last[3]
     merged = SharedEntry(merge_entry(derived, old, shape))
     if len(_LAST) >= _LAST_LIMIT:

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..atomic import StoreError, digest_bytes
-from ..json_read import TOO_DEEP, TooDeep, read_regular
+from .. import known_files
+from ..atomic import StoreError, digest_bytes, one_folder_sync
+from ..json_read import TOO_DEEP, TooDeep
 from ..json_read import loads as json_loads
 from ..model import Kind, Memory, Tree
 from ..progress import report as report_progress
@@ -59,7 +60,8 @@ class _Planned:
 
 def _read(root: Path, rel: str) -> bytes | None:
     try:
-        return read_regular(root / rel)
+        # Unread when its stat proves it is what this process last wrote or read there.
+        return known_files.read(root / rel)
     except FileNotFoundError:
         return None
     except OSError as error:
@@ -239,11 +241,16 @@ def _previous_entries(
     old: Mapping[str, Any] | None,
     keys: KindScope,
     previous: Mapping[str, Memory],
+    current: Mapping[str, Memory] | None = None,
 ) -> dict[str, Mapping[str, Any]]:
     """The index's entry for each memory, less the list items the change took out of its file."""
     found = dict(first_by_key(kind, old, keys.key_of))
-    # The records now at the changed paths, found in one pass over the tree.
-    now = {m.path: m for m in tree.memories if m.path in previous} if previous else {}
+    if not previous:
+        return found
+    # The records now at the changed paths: handed over by the caller, or found in one pass.
+    now = (
+        current if current is not None else {m.path: m for m in tree.memories if m.path in previous}
+    )
     for path, before in previous.items():
         if before.kind not in keys.feeding:
             continue
@@ -281,7 +288,9 @@ def _plan_kind(
     json_key = f"{root}/{json_rel}"
     old, problem = _load(old_json, json_key) if old_json is not None else (None, None)
     keys = KindScope(kind, tree, scope)
-    previous = _previous_entries(kind, tree, old, keys, scope.previous) if old else {}
+    previous = (
+        _previous_entries(kind, tree, old, keys, scope.previous, scope.current) if old else {}
+    )
     stamp = old.get("last_updated") if old else None
     stamp = stamp if isinstance(stamp, str) else today.isoformat()
     built = _build(kind, tree, old, today, stamp, previous, keys.key_of)
@@ -477,10 +486,11 @@ def _planned_reporting(
 def write_updates(store: Store, updates: Iterable[IndexUpdate]) -> None:
     """Write planned index files through the store, each refused if it changed since planned."""
     files = list(updates)
-    for done, update in enumerate(files):
-        report_progress(done, len(files), WRITING)
-        expected = digest_bytes(update.old) if update.old is not None else None
-        store.write_file(update.path, update.new, expected)
+    with one_folder_sync():
+        for done, update in enumerate(files):
+            report_progress(done, len(files), WRITING)
+            # The bytes planned from are compared with the file itself: no digest of either.
+            store.write_file(update.path, update.new, update.old)
     report_progress(len(files), len(files), WRITING)
 
 

@@ -26,6 +26,9 @@ class Scope:
     previous: Mapping[str, Memory] = field(default_factory=dict)
     """Records as they were before the change, by path: what it took out of a file leaves the
     index too."""
+    current: Mapping[str, Memory] | None = None
+    """The records now at the paths of `previous` (a path gone has none), when the caller has
+    them at hand; otherwise they are found by a walk of the tree."""
     remove_stale: bool = False
     """Also remove the entries tied to no file samantha-tui reads (a person asked, after seeing
     the list)."""

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from ..model import Kind, Memory
 
 
-def _first_difference(old: Sequence[Memory], new: Sequence[Memory]) -> int:
-    """How many leading records both share (compared in C: no Python call per record)."""
-    found = next(itertools.compress(itertools.count(), map(operator.is_not, old, new)), None)
-    return min(len(old), len(new)) if found is None else found
+def _first_difference(old: Iterable[Memory], new: Iterable[Memory], length: int) -> int:
+    """How many leading records both share, of the first `length` (compared in C: no Python
+    call per record, and no copy of either list)."""
+    differ = map(operator.is_not, itertools.islice(old, length), new)
+    found = next(itertools.compress(itertools.count(), differ), None)
+    return length if found is None else found
 
 
 class Tracked:
@@ -36,9 +38,9 @@ class Tracked:
         self.last = new
         if old is new:
             return [], []
-        start = _first_difference(old, new)
+        start = _first_difference(old, new, min(len(old), len(new)))
         shortest = min(len(old), len(new)) - start
-        end = _first_difference(old[::-1][:shortest], new[::-1][:shortest])
+        end = _first_difference(reversed(old), reversed(new), shortest)
         removed, added = old[start : len(old) - end], new[start : len(new) - end]
         if self.kinds is not None:
             kinds = self.kinds
