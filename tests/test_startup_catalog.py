@@ -180,3 +180,47 @@ async def test_without_a_catalog_the_app_reads_the_files_as_before(
         assert await until(pilot, lambda: len(app.table.rows) == 2)
         assert app.memory_tree is not None
         assert {m.path for m in app.memory_tree.of_kind(Kind.SHORT_TERM)} == {FIRST, SECOND}
+
+
+async def test_a_change_asked_for_while_checking_keeps_what_another_program_wrote(
+    tmp_path: Path, gate: threading.Event
+) -> None:
+    """The change is worked out once the files are checked, from the file as it is now: another
+    program's edit since the catalog was written is kept, and only the key asked for is added."""
+    root = two_memories(tmp_path)
+    catalogue(root)
+    edited = memory("2026-01-01", "First as catalogued").replace("low", "high")
+    (root / FIRST).write_text(edited, encoding="utf-8")
+    app = SamanthaApp(root)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await until(pilot, lambda: "checking" in status(app))
+        assert app.table.selected_key == SECOND  # newest first
+        await pilot.press("down")
+        assert app.memory_for(FIRST).importance == "low"  # as catalogued
+        await pilot.press("c")
+        gate.set()
+        assert await until(pilot, lambda: "critical" in (root / FIRST).read_text("utf-8"))
+        await pilot.app.workers.wait_for_complete()
+        assert (root / FIRST).read_text(encoding="utf-8") == edited.replace(
+            "importance: high\n", "importance: high\ncritical: true\n"
+        )
+
+
+async def test_a_screen_over_the_whole_tree_opens_only_on_the_checked_tree(
+    tmp_path: Path, gate: threading.Event
+) -> None:
+    from samantha_tui.ui.screens.stats import StatsScreen
+
+    root = two_memories(tmp_path)
+    catalogue(root)
+    app = SamanthaApp(root)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await until(pilot, lambda: "checking" in status(app))
+        await pilot.press("s")
+        await pilot.pause(0.2)
+        assert not isinstance(app.screen, StatsScreen)
+        gate.set()
+        assert await until(pilot, lambda: isinstance(app.screen, StatsScreen))
+        # It counts the checked records (with the catalogued ones there would be none yet).
+        assert await until(pilot, lambda: getattr(app.screen, "numbers", None) is not None)
+        assert app.screen.numbers.total == 2
