@@ -23,6 +23,7 @@ from samantha_tui.core.model import Memory
 from samantha_tui.core.scan import refresh, scan
 
 from .conftest import ST, TODAY, make_tree, memory_text
+from .fresh_python import run_fresh
 from .test_catalog_properties import OLD_NS, PATHS, STEPS, TICK_S, apply, text, write
 
 
@@ -188,6 +189,4 @@ def test_yaml_version_is_known_without_importing_yaml() -> None:
         "import yaml\n"
         "assert version == yaml.__version__, (version, yaml.__version__)\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    run_fresh(probe)

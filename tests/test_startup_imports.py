@@ -7,12 +7,11 @@ import was really deferred (a module imported inside a function is invisible to 
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from .fresh_python import imported_after
 
 FIRST_FRAME = "samantha_tui.ui.app"
 
@@ -60,15 +59,6 @@ DRAWN = (
     "samantha_tui.ui.widgets.counted_tabs",
     "samantha_tui.core.store",
 )
-
-
-def imported_after(code: str) -> set[str]:
-    """The modules a fresh interpreter holds after running `code`."""
-    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
-    result = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
-    )
-    return set(json.loads(result.stdout.splitlines()[-1]))
 
 
 def test_the_first_frame_imports_none_of_what_loads_later() -> None:

@@ -22,6 +22,7 @@ from samantha_tui.core.search_store import GENERATION, SearchStore
 from samantha_tui.core.tree_search import answer_tree
 
 from .conftest import LT, ST, TODAY, make_tree, memory_text
+from .fresh_python import imported_after
 
 QUERIES = ("gateway", "gatway", "retry config", '"config loader"', "-kind:long", "importance:high")
 WORDS = ("gateway", "config", "loader", "retry", "kafka", "deploy")
@@ -203,18 +204,23 @@ def test_a_locked_catalog_answers_from_a_scan(
 
 
 def test_the_command_imports_no_store_indexes_writer_or_textual() -> None:
-    probe = (
-        "import sys\n"
-        "import samantha_tui.core.tree_search, samantha_tui.core.catalog\n"
-        "heavy = [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich', 'yaml')\n"
-        "         or m.startswith(('samantha_tui.core.store', 'samantha_tui.core.indexes',\n"
-        "                          'samantha_tui.core.curator', 'samantha_tui.core.atomic',\n"
-        "                          'samantha_tui.core.frontmatter', 'samantha_tui.core.reader'))]\n"
-        "assert not heavy, heavy\n"
-    )
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
-    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    modules = imported_after("import samantha_tui.core.tree_search, samantha_tui.core.catalog")
+    heavy = [
+        m
+        for m in modules
+        if m.split(".")[0] in ("textual", "rich", "yaml")
+        or m.startswith(
+            (
+                "samantha_tui.core.store",
+                "samantha_tui.core.indexes",
+                "samantha_tui.core.curator",
+                "samantha_tui.core.atomic",
+                "samantha_tui.core.frontmatter",
+                "samantha_tui.core.reader",
+            )
+        )
+    ]
+    assert heavy == []
 
 
 def test_a_damaged_row_of_a_hit_is_read_from_its_file(tmp_path: Path) -> None:
