@@ -6,6 +6,8 @@ the first column, so it shows without colour too.
 
 from __future__ import annotations
 
+import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import overload
@@ -22,6 +24,10 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..visible_text import visible_text
+
+HELD_WITHIN = 0.1
+"""Seconds: a move by key this soon after the one before is part of a held key (a terminal's
+key repeat sends one every 30-40 ms) or of keys typed ahead of the app."""
 
 TITLE_ROOM = 35
 """Cells the flexible column (the title) should get: narrower, the other columns give way."""
@@ -84,17 +90,24 @@ class TableRow:
     cells: tuple[Text, ...]
 
 
+MADE_ROWS_KEPT = 1024
+"""Rows a LazyRows keeps once made: several screens of the tallest terminal, so paging back and
+forth makes nothing twice, while holding PgDn through 70,000 rows keeps no more than this."""
+
+
 class LazyRows(Sequence[TableRow]):
     """Rows whose keys are known up front and whose cells are made when a row is first drawn.
 
     A search over 10,000 memories can match 7,000; building rich Text cells for all of them on
-    every keystroke took most of a second, for the thirty rows a screen shows.
+    every keystroke took most of a second, for the thirty rows a screen shows. Only the rows drawn
+    last are kept (MADE_ROWS_KEPT): keeping every row ever drawn grew the heap each full garbage
+    collection walks by a page of rows per PgDn, until one took a second at 100,000 memories.
     """
 
     def __init__(self, keys: Sequence[str], make: Callable[[int], TableRow]) -> None:
         self.keys = list(keys)
         self._make = make
-        self._made: dict[int, TableRow] = {}
+        self._made: OrderedDict[int, TableRow] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -113,6 +126,10 @@ class LazyRows(Sequence[TableRow]):
         row = self._made.get(index)
         if row is None:
             row = self._made[index] = self._make(index)
+            if len(self._made) > MADE_ROWS_KEPT:
+                self._made.popitem(last=False)
+        else:
+            self._made.move_to_end(index)
         return row
 
 
@@ -153,12 +170,16 @@ class MemoryTable(ScrollView, can_focus=True):
     cursor: reactive[int] = reactive(0, always_update=True, init=False)
 
     class Highlighted(Message):
-        """The cursor moved to another row (key is None when the table is empty)."""
+        """The cursor moved to another row (key is None when the table is empty).
 
-        def __init__(self, table: MemoryTable, key: str | None) -> None:
+        `held`: a key moved it right after another move by key (see HELD_WITHIN), so more are
+        likely on their way; what shows the row can leave its costly parts until they stop."""
+
+        def __init__(self, table: MemoryTable, key: str | None, held: bool = False) -> None:
             super().__init__()
             self.table = table
             self.key = key
+            self.held = held
 
         @property
         def control(self) -> MemoryTable:
@@ -212,6 +233,8 @@ class MemoryTable(ScrollView, can_focus=True):
         self._marks: set[str] = set()
         self.sort_indicator: tuple[str, bool] | None = None
         """(sort field, descending) the rows are in: its column's header shows ▲ or ▼."""
+        self._last_key_move = float("-inf")
+        self._moving_held = False
 
     # --- data ------------------------------------------------------------------------------------
 
@@ -335,7 +358,7 @@ class MemoryTable(ScrollView, can_focus=True):
             self._marks.add(key)
         self.post_message(self.MarksChanged(self, len(self._marks)))
         # Moving on makes marking a run of rows one key per row; the watcher repaints.
-        self.cursor += 1
+        self._move_by_key(self.cursor + 1)
 
     # --- cursor ----------------------------------------------------------------------------------
 
@@ -349,7 +372,17 @@ class MemoryTable(ScrollView, can_focus=True):
     def watch_cursor(self, value: int) -> None:
         self._scroll_to_cursor()
         self.refresh()
-        self.post_message(self.Highlighted(self, self.selected_key))
+        self.post_message(self.Highlighted(self, self.selected_key, held=self._moving_held))
+
+    def _move_by_key(self, index: int) -> None:
+        """Move the cursor for a key, noting whether it came right after the key before."""
+        now = time.monotonic()
+        self._moving_held = now - self._last_key_move < HELD_WITHIN
+        self._last_key_move = now
+        try:
+            self.cursor = index
+        finally:
+            self._moving_held = False
 
     def _scroll_to_cursor(self) -> None:
         value = self.cursor
@@ -359,22 +392,22 @@ class MemoryTable(ScrollView, can_focus=True):
             self.scroll_to(y=value - self._page + 1, animate=False, immediate=True)
 
     def action_cursor_up(self) -> None:
-        self.cursor -= 1
+        self._move_by_key(self.cursor - 1)
 
     def action_cursor_down(self) -> None:
-        self.cursor += 1
+        self._move_by_key(self.cursor + 1)
 
     def action_page_up(self) -> None:
-        self.cursor -= self._page
+        self._move_by_key(self.cursor - self._page)
 
     def action_page_down(self) -> None:
-        self.cursor += self._page
+        self._move_by_key(self.cursor + self._page)
 
     def action_first(self) -> None:
-        self.cursor = 0
+        self._move_by_key(0)
 
     def action_last(self) -> None:
-        self.cursor = len(self.rows) - 1
+        self._move_by_key(len(self.rows) - 1)
 
     def show_sort(self, field: str | None, descending: bool = False) -> None:
         """Mark the header of the column sorted by `field` (None: no column is)."""
