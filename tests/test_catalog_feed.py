@@ -57,3 +57,4 @@ def test_what_another_program_changed_is_catalogued_when_taken_in(tmp_path: Path
     (root / A).write_text(memory_text(date="2026-06-01", critical="true"), encoding="utf-8")
     curator.absorb([A, B])
     assert next_start(root) == {A: True}
+
