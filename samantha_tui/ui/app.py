@@ -369,14 +369,14 @@ class SamanthaApp(
         if message.key is None:
             return
         self._selection[self.current_tab] = message.key
-        await self._show_preview(message.key)
+        await self._show_preview(message.key, held=message.held)
 
-    async def _show_preview(self, key: str) -> None:
+    async def _show_preview(self, key: str, held: bool = False) -> None:
         if not self.screen_stack:
             return  # scheduled just before the app closed
         memory = self.memory_for(key)
         if memory is not None:
-            await self.preview.show_memory(memory)
+            await self.preview.show_memory(memory, held=held)
         elif self.memory_tree is not None:
             path = key.split("#", 1)[0]
             found = [p.format() for p in self.memory_tree.all_problems if p.path == path]

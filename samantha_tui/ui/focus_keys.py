@@ -12,6 +12,7 @@ offers only keys that act where the person is.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 from textual.keys import key_to_character
 from textual.widget import Widget
@@ -45,6 +46,14 @@ def is_typed(key: str) -> bool:
 
 def typed_actions(overrides: Mapping[str, str]) -> frozenset[str]:
     """The actions of the app's keys bound to a typed character, with the settings' overrides."""
+    # Asked for every action of every binding on each key press (Textual's check_action): worked
+    # out afresh it cost several milliseconds a key, most of a held key's frame.
+    return _typed_actions(tuple(sorted(overrides.items())))
+
+
+@lru_cache(maxsize=8)
+def _typed_actions(pairs: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    overrides = dict(pairs)
     return frozenset(
         action_name(key.action)
         for key in keys.APP_KEYS

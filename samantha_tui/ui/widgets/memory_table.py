@@ -6,6 +6,8 @@ the first column, so it shows without colour too.
 
 from __future__ import annotations
 
+import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import overload
@@ -15,13 +17,17 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..visible_text import visible_text
+
+HELD_WITHIN = 0.1
+"""Seconds: a move by key this soon after the one before is part of a held key (a terminal's
+key repeat sends one every 30-40 ms) or of keys typed ahead of the app."""
 
 TITLE_ROOM = 35
 """Cells the flexible column (the title) should get: narrower, the other columns give way."""
@@ -84,17 +90,24 @@ class TableRow:
     cells: tuple[Text, ...]
 
 
+MADE_ROWS_KEPT = 1024
+"""Rows a LazyRows keeps once made: several screens of the tallest terminal, so paging back and
+forth makes nothing twice, while holding PgDn through 70,000 rows keeps no more than this."""
+
+
 class LazyRows(Sequence[TableRow]):
     """Rows whose keys are known up front and whose cells are made when a row is first drawn.
 
     A search over 10,000 memories can match 7,000; building rich Text cells for all of them on
-    every keystroke took most of a second, for the thirty rows a screen shows.
+    every keystroke took most of a second, for the thirty rows a screen shows. Only the rows drawn
+    last are kept (MADE_ROWS_KEPT): keeping every row ever drawn grew the heap each full garbage
+    collection walks by a page of rows per PgDn, until one took a second at 100,000 memories.
     """
 
     def __init__(self, keys: Sequence[str], make: Callable[[int], TableRow]) -> None:
         self.keys = list(keys)
         self._make = make
-        self._made: dict[int, TableRow] = {}
+        self._made: OrderedDict[int, TableRow] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -113,6 +126,10 @@ class LazyRows(Sequence[TableRow]):
         row = self._made.get(index)
         if row is None:
             row = self._made[index] = self._make(index)
+            if len(self._made) > MADE_ROWS_KEPT:
+                self._made.popitem(last=False)
+        else:
+            self._made.move_to_end(index)
         return row
 
 
@@ -153,12 +170,16 @@ class MemoryTable(ScrollView, can_focus=True):
     cursor: reactive[int] = reactive(0, always_update=True, init=False)
 
     class Highlighted(Message):
-        """The cursor moved to another row (key is None when the table is empty)."""
+        """The cursor moved to another row (key is None when the table is empty).
 
-        def __init__(self, table: MemoryTable, key: str | None) -> None:
+        `held`: a key moved it right after another move by key (see HELD_WITHIN), so more are
+        likely on their way; what shows the row can leave its costly parts until they stop."""
+
+        def __init__(self, table: MemoryTable, key: str | None, held: bool = False) -> None:
             super().__init__()
             self.table = table
             self.key = key
+            self.held = held
 
         @property
         def control(self) -> MemoryTable:
@@ -212,6 +233,9 @@ class MemoryTable(ScrollView, can_focus=True):
         self._marks: set[str] = set()
         self.sort_indicator: tuple[str, bool] | None = None
         """(sort field, descending) the rows are in: its column's header shows ▲ or ▼."""
+        self._last_key_move = float("-inf")
+        self._moving_held = False
+        self._paint: tuple[int, Style, list[Placed]] | None = None
 
     # --- data ------------------------------------------------------------------------------------
 
@@ -335,7 +359,7 @@ class MemoryTable(ScrollView, can_focus=True):
             self._marks.add(key)
         self.post_message(self.MarksChanged(self, len(self._marks)))
         # Moving on makes marking a run of rows one key per row; the watcher repaints.
-        self.cursor += 1
+        self._move_by_key(self.cursor + 1)
 
     # --- cursor ----------------------------------------------------------------------------------
 
@@ -349,7 +373,17 @@ class MemoryTable(ScrollView, can_focus=True):
     def watch_cursor(self, value: int) -> None:
         self._scroll_to_cursor()
         self.refresh()
-        self.post_message(self.Highlighted(self, self.selected_key))
+        self.post_message(self.Highlighted(self, self.selected_key, held=self._moving_held))
+
+    def _move_by_key(self, index: int) -> None:
+        """Move the cursor for a key, noting whether it came right after the key before."""
+        now = time.monotonic()
+        self._moving_held = now - self._last_key_move < HELD_WITHIN
+        self._last_key_move = now
+        try:
+            self.cursor = index
+        finally:
+            self._moving_held = False
 
     def _scroll_to_cursor(self) -> None:
         value = self.cursor
@@ -359,22 +393,22 @@ class MemoryTable(ScrollView, can_focus=True):
             self.scroll_to(y=value - self._page + 1, animate=False, immediate=True)
 
     def action_cursor_up(self) -> None:
-        self.cursor -= 1
+        self._move_by_key(self.cursor - 1)
 
     def action_cursor_down(self) -> None:
-        self.cursor += 1
+        self._move_by_key(self.cursor + 1)
 
     def action_page_up(self) -> None:
-        self.cursor -= self._page
+        self._move_by_key(self.cursor - self._page)
 
     def action_page_down(self) -> None:
-        self.cursor += self._page
+        self._move_by_key(self.cursor + self._page)
 
     def action_first(self) -> None:
-        self.cursor = 0
+        self._move_by_key(0)
 
     def action_last(self) -> None:
-        self.cursor = len(self.rows) - 1
+        self._move_by_key(len(self.rows) - 1)
 
     def show_sort(self, field: str | None, descending: bool = False) -> None:
         """Mark the header of the column sorted by `field` (None: no column is)."""
@@ -418,9 +452,17 @@ class MemoryTable(ScrollView, can_focus=True):
             width = self.scrollable_content_region.width
         return lay_out(self.columns, width - len(self.MARK))
 
-    def _line(self, cells: Sequence[Text], width: int, gutter: str = " ") -> Text:
+    def _line(
+        self,
+        cells: Sequence[Text],
+        width: int,
+        gutter: str = " ",
+        placed_columns: list[Placed] | None = None,
+    ) -> Text:
         line = Text(gutter, no_wrap=True, end="")
-        for index, placed in enumerate(self.laid_out(width)):
+        if placed_columns is None:
+            placed_columns = self.laid_out(width)
+        for index, placed in enumerate(placed_columns):
             column, cell_width, at = placed.column, placed.width, placed.cell
             if index:
                 line.append(" ")
@@ -450,10 +492,22 @@ class MemoryTable(ScrollView, can_focus=True):
             start += placed.width + 1
         return line
 
-    def render_line(self, y: int) -> Strip:
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # What every line of one paint shares, worked out once for all of them rather than for
+        # each line: the widget's style alone cost a fifth of a row's drawing.
+        self._paint = self._paint_now()
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._paint = None
+
+    def _paint_now(self) -> tuple[int, Style, list[Placed]]:
         # Inside the vertical scrollbar, so no row is ever wider than what shows.
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        return width, self.rich_style, self.laid_out(width)
+
+    def render_line(self, y: int) -> Strip:
+        width, base, placed = self._paint or self._paint_now()
         if y == 0:
             header = self._header(width)
             header.stylize(self.get_component_rich_style("memory-table--header"))
@@ -469,10 +523,10 @@ class MemoryTable(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         key = self._keys[index]
         if key in self._marks:
-            line = self._line(self.rows[index].cells, width, self.MARK)
+            line = self._line(self.rows[index].cells, width, self.MARK, placed)
             line.stylize(self.get_component_rich_style("memory-table--marked"))
         else:
-            line = self._line(self.rows[index].cells, width)
+            line = self._line(self.rows[index].cells, width, placed_columns=placed)
         if index == self.cursor:
             name = "memory-table--cursor" if self.has_focus else "memory-table--cursor-blurred"
             line.stylize(self.get_component_rich_style(name))

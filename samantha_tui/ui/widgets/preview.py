@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.containers import VerticalScroll
+from textual.timer import Timer
 from textual.widgets import Markdown, Static
 
 from ...core.frontmatter import render_field
@@ -87,8 +88,18 @@ def without_title(body: str, title: str) -> str:
     return body
 
 
+BODY_PAUSE = 0.08
+"""Seconds without another held move before the body of the memory reached is laid out."""
+
+
 class Preview(VerticalScroll):
-    """Shows one memory; all user text goes in as Text or Markdown source, never as markup."""
+    """Shows one memory; all user text goes in as Text or Markdown source, never as markup.
+
+    While a key is held (a move marked `held`), each memory's title, path, problems and fields show
+    at once and its body is hidden; the body of the memory the keys stopped on is laid out once
+    they pause for BODY_PAUSE. Laying out Markdown for every row passed cost more than a frame,
+    and its widgets, dropped a moment later, kept the garbage collector busy.
+    """
 
     def compose(self) -> ComposeResult:
         yield Static(id="preview-head")
@@ -98,8 +109,16 @@ class Preview(VerticalScroll):
     shown: Memory | None = None
     """The record on show; records are immutable, so the same object needs no redraw."""
 
-    def show_memory(self, memory: Memory) -> AwaitComplete:
-        """Show a memory; await the result to know its Markdown body is mounted."""
+    _body_timer: Timer | None = None
+
+    @property
+    def body_pending(self) -> bool:
+        """Whether the body of the memory on show waits for held keys to pause."""
+        return self._body_timer is not None
+
+    def show_memory(self, memory: Memory, held: bool = False) -> AwaitComplete:
+        """Show a memory; await the result to know its Markdown body is mounted. `held`: more
+        moves are likely to follow at once, so the body waits until they pause."""
         if memory is self.shown:
             # A search re-ranking as you type often keeps the same memory first: laying out its
             # Markdown again cost a tenth of a second per keystroke at 10,000 memories.
@@ -113,12 +132,37 @@ class Preview(VerticalScroll):
         fields.update(Group(*parts))
         fields.display = bool(parts)
         body = self.query_one("#preview-body", Markdown)
+        self.scroll_home(animate=False)
+        if held:
+            # Hidden, not left showing the body of a row passed before.
+            body.display = False
+            self._stop_body_timer()
+            self._body_timer = self.set_timer(BODY_PAUSE, self._draw_waiting_body)
+            return AwaitComplete.nothing()
+        self._stop_body_timer()
         text = without_title(memory.body, memory.title)
         body.display = bool(text.strip())
-        self.scroll_home(animate=False)
         return body.update(preview_part(text))
 
+    async def _draw_waiting_body(self) -> None:
+        self._body_timer = None
+        memory = self.shown
+        if memory is None:
+            return
+        body = self.query_one("#preview-body", Markdown)
+        text = without_title(memory.body, memory.title)
+        await body.update(preview_part(text))
+        if self.shown is memory and self._body_timer is None:
+            # Shown only once mounted, and only if no other memory came meanwhile.
+            body.display = bool(text.strip())
+
+    def _stop_body_timer(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.stop()
+            self._body_timer = None
+
     def show_message(self, title: str, message: str = "") -> None:
+        self._stop_body_timer()
         self.shown = None
         self.query_one("#preview-head", Static).update(shown(title, style="bold"))
         fields = self.query_one("#preview-fields", Static)
