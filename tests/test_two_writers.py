@@ -13,6 +13,7 @@ import hashlib
 import inspect
 import json
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -228,8 +229,8 @@ class OtherWriter:
 class Ledger:
     """Every change the curator made to a memory file, and how its changes ended, to judge by.
 
-    `attach` wraps the curator's apply, undo and overwrite (the app calls nothing else to change
-    files) so the ledger knows which operation each write of the store belongs to.
+    `attach` wraps the curator's apply, undo, overwrite and undo_over_theirs (the app calls nothing
+    else to change files) so the ledger knows which operation each write of the store belongs to.
     """
 
     edges: dict[str, set[tuple[str, str]]] = field(default_factory=lambda: defaultdict(set))
@@ -238,6 +239,9 @@ class Ledger:
     last: dict[str, tuple[float, str | None]] = field(default_factory=dict)
     """path -> (when the operation began, sha it left there or None when it moved it away)."""
     wrong: list[str] = field(default_factory=list)
+    chosen: set[tuple[str, str]] = field(default_factory=set)
+    """(path, its `Revision` line) an undo wrote over the other writer's version because the
+    person chose "write mine over theirs" in the conflict: replaced on purpose, not lost."""
     done: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     conflicts: int = 0
     refused: int = 0
@@ -247,7 +251,9 @@ class Ledger:
 
     def attach(self, curator: Curator) -> None:
         curator.store.subscribe(self._listener(curator.store))
-        for name in ("apply", "undo", "overwrite"):
+        # `undo_over_theirs` is the person's "keep mine" on an undo conflict: like `overwrite`, it
+        # replaces their bytes because they said so.
+        for name in ("apply", "undo", "overwrite", "undo_over_theirs"):
             setattr(curator, name, self._counted(name, getattr(curator, name)))
 
     def _counted(self, name: str, method: Callable) -> Callable:
@@ -284,6 +290,9 @@ class Ledger:
                 if self.op == "undo" and before not in self.produced[path]:
                     # An undo may only replace bytes the curator itself wrote.
                     self.wrong.append(f"undo of {path} replaced bytes the curator never wrote")
+                if self.op == "undo_over_theirs" and record is not None:
+                    revision = re.search(r"Revision [^.]*\.", record.body)
+                    self.chosen.add((path, revision.group() if revision else ""))
                 self.edges[path].add((before, now))
                 self.produced[path].add(now)
             self.last[path] = (self.began, now)
@@ -409,7 +418,15 @@ def descendants(start: str, edges: set[tuple[str, str]]) -> set[str]:
 def lost_files(root: Path, writer: dict, ledger: Ledger) -> list[str]:
     """Every way the end state betrays either writer, as one line each; empty when none."""
     on_disk, in_trash = digests_on_disk(root), trashed(root)
-    lost: list[str] = [*ledger.wrong, *writer["lost"], *(f"{p}: cut short" for p in writer["torn"])]
+    replaced = [
+        line
+        for line in writer["lost"]
+        if not any(
+            line.startswith(f"{path}: ") and line.endswith(f"found {revision!r}")
+            for path, revision in ledger.chosen
+        )
+    ]
+    lost: list[str] = [*ledger.wrong, *replaced, *(f"{p}: cut short" for p in writer["torn"])]
     for path, (digest, _) in writer["last"].items():
         kept = descendants(digest, ledger.edges[path])
         if on_disk.get(path) not in kept and not kept & in_trash[path]:
