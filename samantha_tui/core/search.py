@@ -120,15 +120,44 @@ class Entry:
     """The record itself, where the keeper holds it (the in-memory index does)."""
 
 
-@dataclass(frozen=True)
 class _Match:
-    """Where one query term matched: the best weighted quality per memory, and the memories whose
-    title holds it literally (they may earn the title bonus)."""
+    """Where one query term matched: each weighted match quality with the memories it holds, the
+    memories whose title holds the term literally (they may earn the title bonus), and those it
+    matched in a field other than the body.
 
-    qualities: dict[int, float]
-    in_title: set[int]
-    in_head: set[int]
-    """The memories it matched in a field other than the body."""
+    The best quality per memory is worked out only when asked for, and for only the memories
+    asked about: a common word matches most bodies, and where filters or an excluded word keep
+    few of them, no score is built for the rest.
+    """
+
+    def __init__(
+        self, weighted: list[tuple[float, Iterable[int]]], in_title: set[int], in_head: set[int]
+    ) -> None:
+        self.weighted = weighted
+        self.in_title = in_title
+        self.in_head = in_head
+        self._qualities: dict[int, float] | None = None
+        self._slots: set[int] | None = None
+
+    @property
+    def slots(self) -> set[int]:
+        """Every memory the term matched."""
+        if self._slots is None:
+            self._slots = set().union(*(slots for _, slots in self.weighted))
+        return self._slots
+
+    @property
+    def qualities(self) -> dict[int, float]:
+        """The best weighted quality of every matched memory."""
+        if self._qualities is None:
+            self._qualities = _best_per_slot(self.weighted)
+        return self._qualities
+
+    def qualities_among(self, slots: set[int]) -> Mapping[int, float]:
+        """The best weighted quality of those of slots the term matched."""
+        if self._qualities is not None:
+            return self._qualities
+        return _best_per_slot([(value, slots.intersection(held)) for value, held in self.weighted])
 
 
 Scope = Kind | Literal["all", "critical"]
@@ -288,12 +317,14 @@ class Answering(ABC):
         allowed = self._filtered(query)
         excluded: set[int] = set()
         for term in query.excluded:
-            excluded.update(self._match(term, typos=False).qualities)
+            excluded.update(self._match(term, typos=False).slots)
         matches = [self._match(term, typos=True) for term in query.wanted]
-        if matches:
+        if matches and allowed is None:
+            # Ranking these will need every quality anyway: their keys are the matched memories.
             matched = set(matches[0].qualities).intersection(*(m.qualities for m in matches[1:]))
-            if allowed is not None:
-                matched &= allowed
+        elif matches:
+            # Filters keep few: only their qualities are worked out, when ranking asks.
+            matched = allowed.intersection(*(m.slots for m in matches))
         else:
             matched = set(self._all_slots() if allowed is None else allowed)
         matched -= excluded
@@ -352,13 +383,13 @@ class Answering(ABC):
         counted apart), find the lowest score the limit reaches, and only then collect memories,
         so most need one cheap test each.
         """
-        first = matches[0].qualities
+        first = matches[0].qualities_among(matched)
         if len(matches) == 1 and len(first) == len(matched):
             sums = first
         else:
             # Iterators all the way down keep the per-memory work in C.
             slots = list(matched)
-            columns = (map(match.qualities.__getitem__, slots) for match in matches)
+            columns = (map(m.qualities_among(matched).__getitem__, slots) for m in matches)
             sums = dict(zip(slots, map(sum, zip(*columns, strict=True)), strict=True))
         count = len(matches)
         totals = Counter(sums.values())
@@ -494,7 +525,7 @@ class Answering(ABC):
             (WEIGHTS["body"] * (EXACT if t == word else PREFIX), self._postings["body"][t])
             for t in self._body_prefixed(word)
         ]
-        return _Match(_best_per_slot(weighted), in_title, in_head)
+        return _Match(weighted, in_title, in_head)
 
     def _phrase_match(self, phrase: str) -> _Match:
         """Memories holding the phrase contiguous; per field, only where all its words are."""
@@ -527,7 +558,7 @@ class Answering(ABC):
             if field == "title":
                 in_title.update(holding)
             weighted += [(WEIGHTS[field] * quality, slots) for quality, slots in graded.items()]
-        return _Match(_best_per_slot(weighted), in_title, in_head)
+        return _Match(weighted, in_title, in_head)
 
 
 class SearchIndex(Answering):
