@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from itertools import chain, compress, repeat
+from itertools import chain, compress
 from operator import methodcaller
 from typing import Literal
 
@@ -155,8 +155,8 @@ class _Match:
 
     def qualities_among(self, slots: set[int]) -> Mapping[int, float]:
         """The best weighted quality of those of slots the term matched."""
-        if self._qualities is not None:
-            return self._qualities
+        if self._qualities is not None or 2 * len(slots) >= len(self.slots):
+            return self.qualities  # most of them: build them all once, for every ranking after
         return _best_per_slot([(value, slots.intersection(held)) for value, held in self.weighted])
 
 
@@ -319,12 +319,16 @@ class Answering(ABC):
         for term in query.excluded:
             excluded.update(self._match(term, typos=False).slots)
         matches = [self._match(term, typos=True) for term in query.wanted]
-        if matches and allowed is None:
-            # Ranking these will need every quality anyway: their keys are the matched memories.
-            matched = set(matches[0].qualities).intersection(*(m.qualities for m in matches[1:]))
+        if len(matches) == 1 and allowed is None:
+            # Ranking one word needs its every quality anyway: their keys are what it matched.
+            matched = set(matches[0].qualities)
         elif matches:
-            # Filters keep few: only their qualities are worked out, when ranking asks.
-            matched = allowed.intersection(*(m.slots for m in matches))
+            # Sets intersect faster than dicts, and a filter can keep few: only their qualities
+            # are worked out, when ranking asks.
+            sets = [m.slots for m in matches]
+            if allowed is not None:
+                sets.insert(0, allowed)
+            matched = sets[0].intersection(*sets[1:])
         else:
             matched = set(self._all_slots() if allowed is None else allowed)
         matched -= excluded
@@ -389,7 +393,8 @@ class Answering(ABC):
         else:
             # Iterators all the way down keep the per-memory work in C.
             slots = list(matched)
-            columns = (map(m.qualities_among(matched).__getitem__, slots) for m in matches)
+            among = [first, *(m.qualities_among(matched) for m in matches[1:])]
+            columns = (map(qualities.__getitem__, slots) for qualities in among)
             sums = dict(zip(slots, map(sum, zip(*columns, strict=True)), strict=True))
         count = len(matches)
         totals = Counter(sums.values())
@@ -752,10 +757,14 @@ def _union(postings: dict[str, set[int]], tokens: Iterable[str]) -> set[int]:
 
 
 def _best_per_slot(weighted: list[tuple[float, Iterable[int]]]) -> dict[int, float]:
-    # Lowest first, so each memory ends with its best value; dict.update keeps the loop in C.
+    # Lowest first, so each memory ends with its best value. dict.fromkeys reads a set straight
+    # into a table of the right size, twice as fast as updating from pairs.
     best: dict[int, float] = {}
     for value, slots in sorted(weighted, key=lambda pair: pair[0]):
-        best.update(zip(slots, repeat(value)))
+        if best:
+            best.update(dict.fromkeys(slots, value))
+        else:
+            best = dict.fromkeys(slots, value)
     return best
 
 
