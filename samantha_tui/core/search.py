@@ -68,8 +68,9 @@ TITLE_CONTAINS_BONUS = 5.0
 """Scores run 0-100: the mean match quality of the words fills 85, the whole query found in the
 title adds 10 at its start or 5 elsewhere, and only an exact title reaches 100."""
 
-BODY_MAX = round(MATCH_SCALE * WEIGHTS["body"] * EXACT, 1)
-"""The best score a memory matched only in its body can have."""
+HEAD_QUALITY = max(WEIGHTS[field] for field in HEAD_FIELDS) * EXACT
+BODY_QUALITY = WEIGHTS["body"] * EXACT
+"""The best weighted quality of a term matched outside the body, and of one only in it."""
 
 IMPORTANCE_RANK = {"high": 0, "medium": 1, "low": 2}
 SORT_DIRECTLY = 512
@@ -355,14 +356,19 @@ class Answering(ABC):
         groups = None
         if limit is not None and len(matches) > 1:
             # Most of a large result is usually memories matched only in their bodies, which score
-            # below any head match; rank the head matches alone when they fill the limit. (One
-            # term needs no per-memory sums, so there this would cost more than it saves.)
-            heads = matched.intersection(set().union(*(m.in_head for m in matches)))
-            if len(heads) < len(matched):
-                groups = self._groups(heads, matches, text, limit)
-                filled = sum(len(slots) for score, slots in groups.items() if score > BODY_MAX)
-                if filled < limit:
-                    groups = None
+            # below the head matches. Rank first the memories matched in the head by the most
+            # terms; when enough of them outscore anything the others could reach, the others
+            # need no score. (One term needs no per-memory sums, so there this would cost more
+            # than it saves.)
+            for tier, ceiling in self._head_tiers(matched, matches):
+                if len(tier) < limit:
+                    continue
+                if len(tier) == len(matched):
+                    break
+                groups = self._groups(tier, matches, text, limit)
+                if sum(len(slots) for score, slots in groups.items() if score > ceiling) >= limit:
+                    break
+                groups = None
         if groups is None:
             groups = self._groups(matched, matches, text, limit)
         hits: list[Hit] = []
@@ -377,6 +383,27 @@ class Answering(ABC):
                 for slot in ordered
             )
         return SearchResult(tuple(hits), len(matched))
+
+    def _head_tiers(
+        self, matched: set[int], matches: list[_Match]
+    ) -> Iterator[tuple[set[int], float]]:
+        """For k from every term down to one: the matched memories that k terms or more matched
+        outside the body, and the best score any other memory can have.
+
+        A memory fewer than k terms matched in the head has at least the others in its body
+        alone (worth BODY_QUALITY at best) and earns no title bonus (that needs every term in
+        the title), so it cannot beat the ceiling.
+        """
+        count = len(matches)
+        at_least = [matched, *(set() for _ in matches)]
+        for match in matches:
+            head = matched.intersection(match.in_head)
+            for k in range(count, 0, -1):
+                at_least[k] |= at_least[k - 1] & head
+        for k in range(count, 0, -1):
+            best = ((k - 1) * HEAD_QUALITY + (count - k + 1) * BODY_QUALITY) / count
+            # The nudge keeps float rounding from putting the ceiling below a reachable score.
+            yield at_least[k], round(MATCH_SCALE * min(1.0, best + 1e-9), 1)
 
     def _groups(
         self, matched: set[int], matches: list[_Match], text: str, limit: int | None
