@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from itertools import chain, compress, repeat
+from itertools import chain, compress
 from operator import methodcaller
 from typing import Literal
 
@@ -68,8 +68,9 @@ TITLE_CONTAINS_BONUS = 5.0
 """Scores run 0-100: the mean match quality of the words fills 85, the whole query found in the
 title adds 10 at its start or 5 elsewhere, and only an exact title reaches 100."""
 
-BODY_MAX = round(MATCH_SCALE * WEIGHTS["body"] * EXACT, 1)
-"""The best score a memory matched only in its body can have."""
+HEAD_QUALITY = max(WEIGHTS[field] for field in HEAD_FIELDS) * EXACT
+BODY_QUALITY = WEIGHTS["body"] * EXACT
+"""The best weighted quality of a term matched outside the body, and of one only in it."""
 
 IMPORTANCE_RANK = {"high": 0, "medium": 1, "low": 2}
 SORT_DIRECTLY = 512
@@ -120,15 +121,44 @@ class Entry:
     """The record itself, where the keeper holds it (the in-memory index does)."""
 
 
-@dataclass(frozen=True)
 class _Match:
-    """Where one query term matched: the best weighted quality per memory, and the memories whose
-    title holds it literally (they may earn the title bonus)."""
+    """Where one query term matched: each weighted match quality with the memories it holds, the
+    memories whose title holds the term literally (they may earn the title bonus), and those it
+    matched in a field other than the body.
 
-    qualities: dict[int, float]
-    in_title: set[int]
-    in_head: set[int]
-    """The memories it matched in a field other than the body."""
+    The best quality per memory is worked out only when asked for, and for only the memories
+    asked about: a common word matches most bodies, and where filters or an excluded word keep
+    few of them, no score is built for the rest.
+    """
+
+    def __init__(
+        self, weighted: list[tuple[float, Iterable[int]]], in_title: set[int], in_head: set[int]
+    ) -> None:
+        self.weighted = weighted
+        self.in_title = in_title
+        self.in_head = in_head
+        self._qualities: dict[int, float] | None = None
+        self._slots: set[int] | None = None
+
+    @property
+    def slots(self) -> set[int]:
+        """Every memory the term matched."""
+        if self._slots is None:
+            self._slots = set().union(*(slots for _, slots in self.weighted))
+        return self._slots
+
+    @property
+    def qualities(self) -> dict[int, float]:
+        """The best weighted quality of every matched memory."""
+        if self._qualities is None:
+            self._qualities = _best_per_slot(self.weighted)
+        return self._qualities
+
+    def qualities_among(self, slots: set[int]) -> Mapping[int, float]:
+        """The best weighted quality of those of slots the term matched."""
+        if self._qualities is not None or 2 * len(slots) >= len(self.slots):
+            return self.qualities  # most of them: build them all once, for every ranking after
+        return _best_per_slot([(value, slots.intersection(held)) for value, held in self.weighted])
 
 
 Scope = Kind | Literal["all", "critical"]
@@ -288,12 +318,18 @@ class Answering(ABC):
         allowed = self._filtered(query)
         excluded: set[int] = set()
         for term in query.excluded:
-            excluded.update(self._match(term, typos=False).qualities)
+            excluded.update(self._match(term, typos=False).slots)
         matches = [self._match(term, typos=True) for term in query.wanted]
-        if matches:
-            matched = set(matches[0].qualities).intersection(*(m.qualities for m in matches[1:]))
+        if len(matches) == 1 and allowed is None:
+            # Ranking one word needs its every quality anyway: their keys are what it matched.
+            matched = set(matches[0].qualities)
+        elif matches:
+            # Sets intersect faster than dicts, and a filter can keep few: only their qualities
+            # are worked out, when ranking asks.
+            sets = [m.slots for m in matches]
             if allowed is not None:
-                matched &= allowed
+                sets.insert(0, allowed)
+            matched = sets[0].intersection(*sets[1:])
         else:
             matched = set(self._all_slots() if allowed is None else allowed)
         matched -= excluded
@@ -320,14 +356,19 @@ class Answering(ABC):
         groups = None
         if limit is not None and len(matches) > 1:
             # Most of a large result is usually memories matched only in their bodies, which score
-            # below any head match; rank the head matches alone when they fill the limit. (One
-            # term needs no per-memory sums, so there this would cost more than it saves.)
-            heads = matched.intersection(set().union(*(m.in_head for m in matches)))
-            if len(heads) < len(matched):
-                groups = self._groups(heads, matches, text, limit)
-                filled = sum(len(slots) for score, slots in groups.items() if score > BODY_MAX)
-                if filled < limit:
-                    groups = None
+            # below the head matches. Rank first the memories matched in the head by the most
+            # terms; when enough of them outscore anything the others could reach, the others
+            # need no score. (One term needs no per-memory sums, so there this would cost more
+            # than it saves.)
+            for tier, ceiling in self._head_tiers(matched, matches):
+                if len(tier) < limit:
+                    continue
+                if len(tier) == len(matched):
+                    break
+                groups = self._groups(tier, matches, text, limit)
+                if sum(len(slots) for score, slots in groups.items() if score > ceiling) >= limit:
+                    break
+                groups = None
         if groups is None:
             groups = self._groups(matched, matches, text, limit)
         hits: list[Hit] = []
@@ -343,6 +384,27 @@ class Answering(ABC):
             )
         return SearchResult(tuple(hits), len(matched))
 
+    def _head_tiers(
+        self, matched: set[int], matches: list[_Match]
+    ) -> Iterator[tuple[set[int], float]]:
+        """For k from every term down to one: the matched memories that k terms or more matched
+        outside the body, and the best score any other memory can have.
+
+        A memory fewer than k terms matched in the head has at least the others in its body
+        alone (worth BODY_QUALITY at best) and earns no title bonus (that needs every term in
+        the title), so it cannot beat the ceiling.
+        """
+        count = len(matches)
+        at_least = [matched, *(set() for _ in matches)]
+        for match in matches:
+            head = matched.intersection(match.in_head)
+            for k in range(count, 0, -1):
+                at_least[k] |= at_least[k - 1] & head
+        for k in range(count, 0, -1):
+            best = ((k - 1) * HEAD_QUALITY + (count - k + 1) * BODY_QUALITY) / count
+            # The nudge keeps float rounding from putting the ceiling below a reachable score.
+            yield at_least[k], round(MATCH_SCALE * min(1.0, best + 1e-9), 1)
+
     def _groups(
         self, matched: set[int], matches: list[_Match], text: str, limit: int | None
     ) -> dict[float, list[int]]:
@@ -352,13 +414,14 @@ class Answering(ABC):
         counted apart), find the lowest score the limit reaches, and only then collect memories,
         so most need one cheap test each.
         """
-        first = matches[0].qualities
+        first = matches[0].qualities_among(matched)
         if len(matches) == 1 and len(first) == len(matched):
             sums = first
         else:
             # Iterators all the way down keep the per-memory work in C.
             slots = list(matched)
-            columns = (map(match.qualities.__getitem__, slots) for match in matches)
+            among = [first, *(m.qualities_among(matched) for m in matches[1:])]
+            columns = (map(qualities.__getitem__, slots) for qualities in among)
             sums = dict(zip(slots, map(sum, zip(*columns, strict=True)), strict=True))
         count = len(matches)
         totals = Counter(sums.values())
@@ -494,7 +557,7 @@ class Answering(ABC):
             (WEIGHTS["body"] * (EXACT if t == word else PREFIX), self._postings["body"][t])
             for t in self._body_prefixed(word)
         ]
-        return _Match(_best_per_slot(weighted), in_title, in_head)
+        return _Match(weighted, in_title, in_head)
 
     def _phrase_match(self, phrase: str) -> _Match:
         """Memories holding the phrase contiguous; per field, only where all its words are."""
@@ -527,7 +590,7 @@ class Answering(ABC):
             if field == "title":
                 in_title.update(holding)
             weighted += [(WEIGHTS[field] * quality, slots) for quality, slots in graded.items()]
-        return _Match(_best_per_slot(weighted), in_title, in_head)
+        return _Match(weighted, in_title, in_head)
 
 
 class SearchIndex(Answering):
@@ -721,10 +784,14 @@ def _union(postings: dict[str, set[int]], tokens: Iterable[str]) -> set[int]:
 
 
 def _best_per_slot(weighted: list[tuple[float, Iterable[int]]]) -> dict[int, float]:
-    # Lowest first, so each memory ends with its best value; dict.update keeps the loop in C.
+    # Lowest first, so each memory ends with its best value. dict.fromkeys reads a set straight
+    # into a table of the right size, twice as fast as updating from pairs.
     best: dict[int, float] = {}
     for value, slots in sorted(weighted, key=lambda pair: pair[0]):
-        best.update(zip(slots, repeat(value)))
+        if best:
+            best.update(dict.fromkeys(slots, value))
+        else:
+            best = dict.fromkeys(slots, value)
     return best
 
 
