@@ -140,6 +140,10 @@ async def test_keys_that_change_or_open_a_form_wait_for_the_check_then_run_in_or
         assert (root / SECOND).read_bytes() == before  # nothing written from unchecked records
         gate.set()
         assert await until(pilot, lambda: isinstance(app.screen, MemoryForm))
+        # Mounted with its fields before the test ends: an app closed while a screen mounts
+        # takes its children away under the screen's on_mount.
+        assert await until(pilot, lambda: bool(app.screen.query("#field-heading")))
+        await pilot.pause()
         assert await until(pilot, lambda: (root / SECOND).read_bytes() != before)
         assert "critical: true" in (root / SECOND).read_text(encoding="utf-8")
         assert app.screen.memory.path == SECOND
