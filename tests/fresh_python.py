@@ -3,10 +3,12 @@ imported before it (the test process has imported everything)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -27,3 +29,26 @@ def imported_after(code: str) -> set[str]:
     """The modules a fresh interpreter holds after running `code`."""
     out = run_fresh(f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n")
     return set(json.loads(out.splitlines()[-1]))
+
+
+@contextlib.contextmanager
+def locked_by_another_process(database: Path) -> Iterator[None]:
+    """An SQLite database held by an exclusive lock in another process while inside."""
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys, time\n"
+            "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+            "db.execute('BEGIN EXCLUSIVE'); print('held', flush=True); time.sleep(30)\n",
+            str(database),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        yield
+    finally:
+        holder.kill()
+        holder.wait()

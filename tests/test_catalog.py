@@ -292,7 +292,7 @@ def test_a_file_name_that_is_not_utf8_is_catalogued(tmp_path, reads) -> None:
         assert opened.catalogued(TODAY) == list(first.memories)
 
 
-def test_put_and_forget(tmp_path, reads) -> None:
+def test_update_puts_and_drops_rows(tmp_path, reads) -> None:
     a, b = f"{ST}/2026-06-01_a.md", f"{ST}/2026-06-02_b.md"
     root = make_tree(tmp_path / "t", {a: memory_text(date="2026-06-01"), b: memory_text()})
     age(root)
@@ -302,8 +302,7 @@ def test_put_and_forget(tmp_path, reads) -> None:
     written = cold(root).memories[0]
     (root / b).unlink()
     with Catalog.open(root) as opened:
-        opened.put(written)
-        opened.forget(b)
+        opened.update([written], [b])
         assert opened.catalogued(TODAY) == [written]
     reads.clear()
     warm = scan(root, TODAY)
@@ -311,13 +310,13 @@ def test_put_and_forget(tmp_path, reads) -> None:
     assert warm.memories == (written,)
 
 
-def test_put_of_a_file_just_written_is_shown_but_read_again(tmp_path, reads, monkeypatch) -> None:
+def test_a_file_just_written_is_shown_but_read_again(tmp_path, reads, monkeypatch) -> None:
     monkeypatch.setattr(catalog, "_now_ns", time.time_ns)
     a = f"{ST}/2026-06-01_a.md"
     root = make_tree(tmp_path / "t", {a: memory_text(date="2026-06-01")})
     written = cold(root).memories[0]
     with Catalog.open(root) as opened:
-        opened.put(written)
+        opened.update([written], [])
         assert opened.catalogued(TODAY) == [written]
     reads.clear()
     scan(root, TODAY)

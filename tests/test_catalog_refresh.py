@@ -7,8 +7,6 @@ spares a read of the rows only while nothing changed."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -23,7 +21,7 @@ from samantha_tui.core.model import Memory
 from samantha_tui.core.scan import refresh, scan
 
 from .conftest import ST, TODAY, make_tree, memory_text
-from .fresh_python import run_fresh
+from .fresh_python import locked_by_another_process, run_fresh
 from .test_catalog_properties import OLD_NS, PATHS, STEPS, TICK_S, apply, text, write
 
 
@@ -147,7 +145,7 @@ def test_the_stamp_is_not_kept_when_another_commit_came_between(tmp_path: Path) 
     with Catalog.open(root) as opened:
         scan(root, TODAY, opened)
         generation = opened.generation()
-        opened.forget(f"{ST}/gone.md")  # a commit that changes no row of a listed file
+        opened.update([], [f"{ST}/gone.md"])  # a commit that changes no row of a listed file
         opened._keep_stamp(generation, "digest of rows as they were")
         assert stamp_of(opened) is None
         opened._keep_stamp(opened.generation(), "digest")
@@ -158,24 +156,8 @@ def test_a_locked_catalog_is_not_in_step(tmp_path: Path, monkeypatch: pytest.Mon
     root = make_tree(tmp_path / "tree", {f"{ST}/2026-06-01_m.md": memory_text()})
     monkeypatch.setattr(catalog, "BUSY_TIMEOUT_S", 0.05)
     with Catalog.open(root) as opened:
-        holder = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                "import sqlite3, sys, time\n"
-                "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-                "db.execute('BEGIN EXCLUSIVE'); print('held', flush=True); time.sleep(30)\n",
-                str(opened.file),
-            ],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        with locked_by_another_process(opened.file):
             refreshed = refresh(root, TODAY, opened)
-        finally:
-            holder.kill()
-            holder.wait()
         assert not refreshed.in_step
         assert opened.notice is not None and "locked" in opened.notice
 

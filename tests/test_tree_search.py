@@ -6,8 +6,6 @@ the tables', after the app's scans that save the catalog without touching the ta
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,7 +20,7 @@ from samantha_tui.core.search_store import GENERATION, SearchStore
 from samantha_tui.core.tree_search import answer_tree
 
 from .conftest import LT, ST, TODAY, make_tree, memory_text
-from .fresh_python import imported_after
+from .fresh_python import imported_after, locked_by_another_process
 
 QUERIES = ("gateway", "gatway", "retry config", '"config loader"', "-kind:long", "importance:high")
 WORDS = ("gateway", "config", "loader", "retry", "kafka", "deploy")
@@ -148,7 +146,7 @@ def test_the_app_s_scans_that_save_the_catalog_alone_are_caught_up(tmp_path: Pat
         scan(root, TODAY, opened)  # the app: the catalog saved, the search tables untouched
         assert not in_step(opened)
         (root / ST / "2026-06-01_n021.md").unlink()
-        opened.forget(f"{ST}/2026-06-01_n021.md")  # the app's watcher takes the deletion in
+        opened.update([], [f"{ST}/2026-06-01_n021.md"])  # the app's watcher takes the deletion in
         same_as_a_scan(root, opened)
         assert in_step(opened)
 
@@ -180,24 +178,8 @@ def test_a_locked_catalog_answers_from_a_scan(
     with Catalog.open(root) as opened:
         answer_tree(root, opened, TODAY, "gateway", 5)
         edit(root, 2, " quokka")
-        holder = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                "import sqlite3, sys, time\n"
-                "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-                "db.execute('BEGIN EXCLUSIVE'); print('held', flush=True); time.sleep(30)\n",
-                str(opened.file),
-            ],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        with locked_by_another_process(opened.file):
             found = answer_tree(root, opened, TODAY, "quokka", 5)
-        finally:
-            holder.kill()
-            holder.wait()
         assert found.result == expected(root, "quokka")[0]
         assert [hit.path for hit in found.result.hits] == [f"{ST}/2026-06-01_n002.md"]
         assert opened.notice is not None and "locked" in opened.notice

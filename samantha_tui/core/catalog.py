@@ -683,14 +683,6 @@ class Catalog:
             placed.sort()
         return [memory for _order, _rel, memory in placed]
 
-    def put(self, memory: Memory) -> None:
-        """Catalogue one record that has just changed (a write of the app's, the watcher)."""
-        self.update([memory], [])
-
-    def forget(self, rel: str) -> None:
-        """Drop the row of a file that is gone."""
-        self.update([], [rel])
-
     def update(self, changed: list[Memory], gone: list[str]) -> None:
         """Catalogue records that have just changed and drop the rows of files gone, in one
         transaction: a batch of a thousand changes is one commit, not a thousand."""
