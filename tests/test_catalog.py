@@ -17,6 +17,7 @@ import pytest
 from bench.generate import generate
 from samantha_tui.core import catalog
 from samantha_tui.core.catalog import Catalog
+from samantha_tui.core.catalog_list import entry_of
 from samantha_tui.core.model import Tree
 from samantha_tui.core.scan import scan
 
@@ -611,3 +612,56 @@ def test_nothing_is_written_inside_the_tree(demo_root, monkeypatch) -> None:
     tree = scan(demo_root, TODAY)
     assert not inside.exists() and tree.notices == ()
     assert snapshot(demo_root) == before
+
+
+@pytest.mark.parametrize(
+    "column, value",
+    [
+        ("title", "12"),  # text where bytes belong
+        ("refs", "'three'"),  # INTEGER affinity keeps text that is no number
+        ("critical", "2"),
+        ("importance", "'urgent'"),
+        ("day", "'2026-01-01'"),
+        ("problems", "X'8004deadbeef'"),
+        ("kind", "'nowhere'"),
+    ],
+)
+def test_a_list_entry_of_the_wrong_type_is_left_out(column, value, demo_root, cache_dir) -> None:
+    """The first frame's list entries are read without a checksum: a value no row of ours holds
+    leaves that entry out (the scan reads its file), never a wrong row on screen or a crash."""
+    age(demo_root)
+    first = scan(demo_root, TODAY)
+    victim = first.memories[3].path
+    sql(
+        database(cache_dir),
+        f"UPDATE listed SET {column} = {value} WHERE path = CAST('{victim}' AS BLOB)",
+    )
+    with Catalog.open(demo_root) as opened:
+        shown = opened.listed()
+        assert [m.path for m in shown] == [m.path for m in first.memories if m.path != victim]
+        assert opened.notice is not None and victim in opened.notice
+    assert_same(scan(demo_root, TODAY), cold(demo_root))
+
+
+def test_a_list_entry_naming_a_foreign_class_is_refused_not_run(demo_root, cache_dir) -> None:
+    age(demo_root)
+    first = scan(demo_root, TODAY)
+    victim = first.memories[2].path
+    marker = cache_dir / "ran"
+    foreign = pickle.dumps((MakesFolder(str(marker)),))
+    connection = sqlite3.connect(database(cache_dir))
+    connection.execute("UPDATE listed SET problems = ? WHERE path = ?", (foreign, victim.encode()))
+    connection.commit()
+    connection.close()
+    with Catalog.open(demo_root) as opened:
+        assert victim not in [m.path for m in opened.listed()]
+        assert opened.notice is not None and victim in opened.notice
+    assert not marker.exists()
+
+
+def test_list_entries_are_the_records_as_listed(demo_root) -> None:
+    age(demo_root)
+    first = scan(demo_root, TODAY)
+    with Catalog.open(demo_root) as opened:
+        assert opened.listed() == [entry_of(m) for m in first.memories]
+        assert opened.notice is None

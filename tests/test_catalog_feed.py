@@ -33,7 +33,7 @@ def next_start(root: Path) -> dict[str, object]:
     """What a new process's first frame would draw: path -> critical, from the catalog alone."""
     store = Store(root, lambda: TODAY)
     try:
-        return {m.path: m.critical for m in store.catalogued().memories}
+        return {m.path: m.critical for m in store.listed().memories}
     finally:
         store.close()
 

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from bench.generate import generate
 from samantha_tui.core import catalog
 from samantha_tui.core.catalog import Catalog
+from samantha_tui.core.catalog_list import entry_of
 from samantha_tui.core.model import Memory, Tree
 from samantha_tui.core.scan import scan
 
@@ -144,6 +145,7 @@ def test_scans_through_the_catalog_equal_scans_without(steps, reopen, monkeypatc
                 assert warm.notices == ()
                 with Catalog.open(root, cache) as other:
                     assert other.catalogued(TODAY) == list(expected.memories)
+                    assert other.listed() == [entry_of(m) for m in expected.memories]
                 now = by_path(warm)
                 assert warm.delta is not None
                 changed = {m.path for m in warm.delta.changed}

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from samantha_tui.core import catalog
 from samantha_tui.core.catalog import STAMP, Catalog
+from samantha_tui.core.catalog_list import entry_of
 from samantha_tui.core.model import Memory
 from samantha_tui.core.scan import refresh, scan
 
@@ -71,6 +72,7 @@ def test_a_refresh_after_any_changes_catalogues_what_a_scan_without_it_reads(ste
                 expected = without_catalog(root)
                 assert refreshed.in_step and opened.notice is None
                 assert opened.catalogued(TODAY) == expected, step
+                assert opened.listed() == [entry_of(m) for m in expected], step
                 with Catalog.open(root, cache) as other:
                     assert other.catalogued(TODAY) == expected
                 now = {m.path: m for m in expected}

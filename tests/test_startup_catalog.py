@@ -16,10 +16,11 @@ import pytest
 
 from samantha_tui.core import catalog as catalog_module
 from samantha_tui.core.curator import Curator
-from samantha_tui.core.model import Kind
+from samantha_tui.core.model import Kind, Listed, Memory
 from samantha_tui.core.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.memory_form import MemoryForm
+from samantha_tui.ui.screens.reader import ReaderScreen
 
 from .conftest import make_tree
 
@@ -75,6 +76,12 @@ async def until(pilot, condition: Callable[[], bool]) -> bool:
 
 def status(app: SamanthaApp) -> str:
     return str(app.status_line.render())
+
+
+def previewed(app: SamanthaApp) -> str | None:
+    """The path of the memory the preview shows, once it shows its body."""
+    shown = app.preview.shown
+    return shown.path if shown is not None and "Body." in shown.body else None
 
 
 def titles(app: SamanthaApp) -> list[str]:
@@ -228,3 +235,59 @@ async def test_a_screen_over_the_whole_tree_opens_only_on_the_checked_tree(
         # It counts the checked records (with the catalogued ones there would be none yet).
         assert await until(pilot, lambda: getattr(app.screen, "numbers", None) is not None)
         assert app.screen.numbers.total == 2
+
+
+async def test_while_checking_the_list_holds_entries_and_only_a_previewed_record_is_loaded(
+    tmp_path: Path, gate: threading.Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = two_memories(tmp_path)
+    catalogue(root)
+    loaded: list[str] = []
+    real_records = catalog_module.Catalog.records
+
+    def counted(self, paths, today):
+        paths = list(paths)
+        loaded.extend(paths)
+        return real_records(self, paths, today)
+
+    def refused(self, today):
+        raise AssertionError("the first frame loaded every record")
+
+    monkeypatch.setattr(catalog_module.Catalog, "records", counted)
+    monkeypatch.setattr(catalog_module.Catalog, "catalogued", refused)
+    app = SamanthaApp(root)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await until(pilot, lambda: len(app.table.rows) == 2)
+        assert all(isinstance(m, Listed) for m in app.memory_tree.memories)
+        assert await until(pilot, lambda: previewed(app) == SECOND)
+        assert loaded == [SECOND]  # the selected row's record, for its preview, and no other
+        await pilot.press("down")
+        assert await until(pilot, lambda: previewed(app) == FIRST)
+        assert loaded == [SECOND, FIRST]
+        await pilot.press("up", "down", "up")
+        await pilot.pause(0.2)
+        assert loaded == [SECOND, FIRST]  # kept, not loaded again
+        gate.set()
+        assert await until(pilot, lambda: app.checking is None)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert all(isinstance(m, Memory) for m in app.memory_tree.memories)
+        assert app.memory_for(SECOND) is app.curator.get(SECOND)
+
+
+async def test_the_reader_opens_on_a_catalogued_record_while_checking(
+    tmp_path: Path, gate: threading.Event
+) -> None:
+    root = two_memories(tmp_path)
+    catalogue(root)
+    app = SamanthaApp(root)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await until(pilot, lambda: len(app.table.rows) == 2)
+        await pilot.press("down", "enter")
+        assert await until(pilot, lambda: isinstance(app.screen, ReaderScreen))
+        assert app.screen.memory.path == FIRST
+        assert app.screen.memory.body.strip().endswith("Body.")
+        assert not gate.is_set()
+        gate.set()
+        assert await until(pilot, lambda: app.checking is None)
+        await app.workers.wait_for_complete()

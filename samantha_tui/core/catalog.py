@@ -13,7 +13,6 @@ import datetime as dt
 import gc
 import hashlib
 import importlib.util
-import io
 import json
 import os
 import pickle
@@ -32,13 +31,18 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from .. import __version__
+from .catalog_codec import decode as _decode
+from .catalog_codec import encode as _encode
+from .catalog_codec import restricted_loads
+from .catalog_list import LIST_COLUMNS, LIST_SCHEMA, LIST_WIDTH, list_values, listed_of
 from .json_read import kind_of
-from .model import Kind, Memory, Problem, Severity
+from .model import Kind, Listed, Memory
 
 CACHE_ENV = "SAMANTHA_TUI_CACHE"
 DISABLED = "off"
-FORMAT_VERSION = 4
-"""4: a digest column and a generation (3 had records in SQLite; 2 was a pickle file)."""
+FORMAT_VERSION = 5
+"""5: the list columns; 4: a digest column and a generation (3 had records in SQLite; 2 was a
+pickle file)."""
 GENERATION = "generation"
 """The meta key counting the commits that changed rows: what is derived from the rows (the
 search tables) records the generation it mirrors, and knows itself in step when they match."""
@@ -61,16 +65,6 @@ _now_ns = time.time_ns
 _FROM_SCAN = frozenset({"kind", "path", "companions", "age_days"})
 _STORED = tuple(f.name for f in dataclasses.fields(Memory) if f.name not in _FROM_SCAN)
 _PICKLED = tuple(name for name in _STORED if name != "body")
-# The only classes a record holds besides builtins: its problems, and the dates a safe YAML load
-# can make. The cache folder may be written by someone else: anything else named in a row means
-# the row is not ours, and it is never imported.
-_ALLOWED_CLASSES = {
-    ("datetime", name): getattr(dt, name)
-    for name in ("date", "datetime", "time", "timedelta", "timezone")
-} | {
-    ("samantha_tui.core.model", "Problem"): Problem,
-    ("samantha_tui.core.model", "Severity"): Severity,
-}
 _KINDS = {kind.slug: kind for kind in Kind}
 _KIND_ORDER = {kind: position for position, kind in enumerate(Kind)}
 _SCHEMA = (
@@ -84,19 +78,31 @@ _SCHEMA = (
     " mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, inode INTEGER NOT NULL,"
     " trusted INTEGER NOT NULL, companions BLOB NOT NULL, record BLOB NOT NULL,"
     " body BLOB NOT NULL, checksum INTEGER NOT NULL, digest TEXT NOT NULL)",
+    # The list columns in a table of their own: a few dozen bytes a row, read at every start
+    # without touching the records' pages (rows of kilobytes, mostly overflow).
+    # Without rowid, its rows are stored in path order: listing them in that order is a scan.
+    f"CREATE TABLE listed (path BLOB PRIMARY KEY, kind TEXT NOT NULL, {LIST_SCHEMA}) WITHOUT ROWID",
 )
-_TABLES = frozenset({"meta", "records"})
+_TABLES = frozenset({"meta", "records", "listed"})
 _COLUMNS = (
     "path, kind, size, mtime_ns, ctime_ns, inode, trusted, companions, record, body, checksum,"
     " digest"
 )
-_INSERT = f"INSERT OR REPLACE INTO records ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_WIDTH = 12
+"""The records table's columns; a Row has the listed table's after them."""
+_INSERT = f"INSERT OR REPLACE INTO records ({_COLUMNS}) VALUES ({', '.join('?' * _WIDTH)})"
+_INSERT_LISTED = (
+    f"INSERT OR REPLACE INTO listed (path, kind, {LIST_COLUMNS})"
+    f" VALUES ({', '.join('?' * (2 + LIST_WIDTH))})"
+)
 _STAT_COLUMNS = "path, kind, size, mtime_ns, ctime_ns, inode, trusted, companions"
 _RECORD_COLUMNS = "path, kind, companions, record, body, checksum"
 
 T = TypeVar("T")
-Row = tuple[bytes, str, int, int, int, int, int, bytes, bytes, bytes, int, str]
-"""One records row, in _COLUMNS order."""
+Row = tuple[Any, ...]
+"""One memory's row: the records table's columns in _COLUMNS order (path, kind, size, mtime_ns,
+ctime_ns, inode, trusted, companions, record, body, checksum, digest), then, in rows made here
+rather than read back, its list columns (catalog_list.ListValues)."""
 _CHUNK = 500
 """Paths bound per `IN (...)` query, well under SQLite's limit on parameters."""
 _BUSY = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
@@ -200,24 +206,8 @@ def _yaml_version() -> str:
     return str(loaded.__version__)
 
 
-class _Unpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        try:
-            return _ALLOWED_CLASSES[module, name]
-        except KeyError:
-            raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a catalog") from None
-
-
 class _Damaged(Exception):
     """The database cannot be trusted as a whole: rebuild it."""
-
-
-def _encode(text: str) -> bytes:
-    return text.encode("utf-8", "surrogateescape")
-
-
-def _decode(raw: bytes) -> str:
-    return raw.decode("utf-8", "surrogateescape")
 
 
 class Catalog:
@@ -386,12 +376,8 @@ class Catalog:
         try:
             present = [_decode(p) for (p,) in connection.execute("SELECT path FROM records")]
             removed = tuple(sorted(p for p in present if p not in seen))
-            if removed:
-                connection.executemany(
-                    "DELETE FROM records WHERE path = ?", [(_encode(p),) for p in removed]
-                )
-            if writes:
-                connection.executemany(_INSERT, writes.values())
+            _delete(connection, removed)
+            _insert(connection, writes.values())
             moved = _advance(connection) if removed or writes else None
             if stamped is not None and moved is not None and moved[0] == stamped[0]:
                 # No other commit came between the rows compared and these: the stamp holds.
@@ -536,7 +522,7 @@ class Catalog:
                 f"SELECT {_COLUMNS} FROM records WHERE path IN ({marks})", chunk
             ):
                 rel = _decode(stored[0])
-                if tuple(stored) == rows[rel]:
+                if tuple(stored) == rows[rel][:_WIDTH]:
                     same.add(rel)
         return same
 
@@ -683,6 +669,28 @@ class Catalog:
             placed.sort()
         return [memory for _order, _rel, memory in placed]
 
+    def listed(self) -> list[Listed]:
+        """Every row's list entry, by kind then path, loading no record; [] when empty.
+
+        What the first frame lists before a scan has looked at any file, at a tenth of the cost of
+        `catalogued()`. A row without sound list values is left out (and said in `notice`). The
+        paths are in byte order, the scan's order but for names that are not UTF-8."""
+        with self._lock, collector_paused():
+            try:
+                rows = self.connection.execute(
+                    f"SELECT path, kind, {LIST_COLUMNS} FROM listed ORDER BY path"
+                ).fetchall()
+            except sqlite3.Error as error:
+                self.notice = self.notice or f"The catalog {self.file} could not be read ({error})"
+                return []
+            entries, bad = listed_of(rows)
+        if bad:
+            self.notice = self.notice or self._bad_row(bad[0])
+        by_kind: dict[Kind, list[Listed]] = {kind: [] for kind in Kind}
+        for entry in entries:
+            by_kind[entry.kind].append(entry)
+        return [entry for kind in Kind for entry in by_kind[kind]]
+
     def update(self, changed: list[Memory], gone: list[str]) -> None:
         """Catalogue records that have just changed and drop the rows of files gone, in one
         transaction: a batch of a thousand changes is one commit, not a thousand."""
@@ -704,10 +712,8 @@ class Catalog:
             try:
                 connection.execute("BEGIN IMMEDIATE")
                 try:
-                    connection.executemany(
-                        "DELETE FROM records WHERE path = ?", [(_encode(p),) for p in gone]
-                    )
-                    connection.executemany(_INSERT, rows)
+                    _delete(connection, gone)
+                    _insert(connection, rows)
                     self.moved = _advance(connection)
                     connection.execute("COMMIT")
                 except BaseException:
@@ -815,6 +821,20 @@ def _state(connection: sqlite3.Connection, expected: dict[str, str]) -> str:
     if meta != expected or not (isinstance(generation, str) and generation.isdigit()):
         return "stale"
     return "ready" if tables >= _TABLES else "damaged"
+
+
+def _insert(connection: sqlite3.Connection, rows: Iterable[Row]) -> None:
+    rows = list(rows)
+    if rows:
+        connection.executemany(_INSERT, [row[:_WIDTH] for row in rows])
+        connection.executemany(_INSERT_LISTED, [(row[0], row[1], *row[_WIDTH:]) for row in rows])
+
+
+def _delete(connection: sqlite3.Connection, paths: Iterable[str]) -> None:
+    gone = [(_encode(path),) for path in paths]
+    if gone:
+        connection.executemany("DELETE FROM records WHERE path = ?", gone)
+        connection.executemany("DELETE FROM listed WHERE path = ?", gone)
 
 
 def _odd_files(file: Path) -> str | None:
@@ -957,6 +977,7 @@ def _row(memory: Memory, info: os.stat_result | None, trusted: bool) -> Row:
         body,
         _checksum(path, record, body),
         memory.digest,
+        *list_values(memory),
     )
 
 
@@ -997,7 +1018,7 @@ def _rebuild(
     try:
         if zlib.crc32(body, zlib.crc32(record, zlib.crc32(path))) != checksum:
             return None
-        values = _Unpickler(io.BytesIO(record)).load()
+        values = restricted_loads(record)
         if type(values) is not tuple or len(values) != len(_PICKLED):
             return None
         date = values[_DATE_AT]

@@ -13,10 +13,10 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
-from .model import Memory
+from .model import Listed, Memory, Record
 
 
 class SortField(Enum):
@@ -102,9 +102,11 @@ def as_day(value: Any) -> dt.date | None:
     return None
 
 
-def updated_day(memory: Memory) -> dt.date | None:
+def updated_day(memory: Memory | Listed) -> dt.date | None:
     """When a memory last changed, by its own word: `updated`, else `last_updated`, else its
-    `date` (a memory never updated was last changed when it was made)."""
+    `date` (a memory never updated was last changed when it was made). A list entry has it."""
+    if isinstance(memory, Listed):
+        return memory.updated
     for key in ("updated", "last_updated"):
         day = as_day(memory.frontmatter.get(key))
         if day is not None:
@@ -112,28 +114,28 @@ def updated_day(memory: Memory) -> dt.date | None:
     return memory.date
 
 
-def _title(memory: Memory) -> tuple[str, str]:
+def _title(memory: Memory | Listed) -> tuple[str, str]:
     # Case-folded first so `api` and `API` sit together; the title itself breaks the tie.
     return (memory.title.casefold(), memory.title)
 
 
-KEYS: Mapping[SortField, Callable[[Memory], Any]] = {
-    SortField.DATE: lambda m: m.date,
+KEYS: Mapping[SortField, Callable[[Any], Any]] = {
+    SortField.DATE: attrgetter("date"),
     SortField.UPDATED: updated_day,
     SortField.TITLE: _title,
     SortField.IMPORTANCE: lambda m: _RANK.get(m.importance) if m.importance else None,
-    SortField.REFERENCES: lambda m: m.reference_count,
-    SortField.PATH: lambda m: m.path,
+    SortField.REFERENCES: attrgetter("reference_count"),
+    SortField.PATH: attrgetter("path"),
 }
 """The sort key of each field; None means the value is missing."""
 
 
-def sort_memories(memories: Iterable[Memory], order: SortOrder) -> list[Memory]:
+def sort_memories(memories: Iterable[Record], order: SortOrder) -> list[Record]:
     """The memories in `order`: stable (equal values keep their input order, in both
     directions), missing values last in both directions. Each key is computed once."""
     key = KEYS[order.field]
-    keyed: list[tuple[Any, Memory]] = []
-    missing: list[Memory] = []
+    keyed: list[tuple[Any, Record]] = []
+    missing: list[Record] = []
     for memory in memories:
         value = key(memory)
         if value is None:

@@ -22,7 +22,7 @@ from .atomic import (
 )
 from .catalog import Catalog
 from .json_read import read_regular
-from .model import Kind, Memory, Problem, Tree
+from .model import Kind, Listed, Memory, Problem, Tree
 from .reader import memory_from_bytes, outside_root, read_memory
 from .scan import (
     PENDING_DIR,
@@ -103,6 +103,7 @@ class Store:
         self._swapped_to = self.tree.memories
         """The records as the last swap (or `take_swaps`) left them."""
         self._catalog: Catalog | None = None
+        self._glance: Catalog | None = None
         """The tree's catalog, opened by the first scan and kept: later scans and every change
         the store takes in feed it, so the next start draws the tree as it is now."""
 
@@ -128,13 +129,29 @@ class Store:
             self._catalog = Catalog.open(self.root)
         return self._catalog
 
-    def catalogued(self) -> Tree:
-        """The tree as last catalogued, touching no memory file: what a first frame can draw
-        before a scan has checked the files. Empty when there is no catalog yet."""
+    def listed(self) -> Tree[Listed]:
+        """The tree as last catalogued, in list entries, touching no memory file and loading no
+        record: what a first frame lists before a scan has checked the files. Empty when there
+        is no catalog yet."""
         catalog = self.catalog()
-        memories = catalog.catalogued(self._today())
+        entries = catalog.listed()
         notices = (catalog.notice,) if catalog.notice else ()
-        return Tree(root=str(self.root), memories=tuple(memories), notices=notices)
+        return Tree(root=str(self.root), memories=tuple(entries), notices=notices)
+
+    def record_as_catalogued(self, rel: str) -> Memory | None:
+        """One memory's record as catalogued (body and all), touching no memory file; None when
+        it has no sound row. For the first frame's preview while a scan checks the files: it
+        reads on a connection of its own, as the scan uses the catalog's from its thread; only
+        one thread may ask, and `forget_catalogued` ends it."""
+        if self._glance is None:
+            self._glance = Catalog.open(self.root)
+        return self._glance.records([rel], self._today()).get(rel)
+
+    def forget_catalogued(self) -> None:
+        """The checked tree has replaced the catalogued one: close the preview's connection."""
+        if self._glance is not None:
+            self._glance.close()
+            self._glance = None
 
     def catalogue(self, changed: Iterable[Memory], gone: Iterable[str]) -> None:
         """Feed the catalog the records that changed since the scan (writes, outside edits)."""
@@ -146,6 +163,7 @@ class Store:
         if self._catalog is not None:
             self._catalog.close()
             self._catalog = None
+        self.forget_catalogued()
 
     def get(self, rel: str) -> Memory | None:
         kind = _kind_at(rel)

@@ -32,7 +32,7 @@ from textual.worker import Worker, WorkerState
 
 from ..core import clock
 from ..core.curator import Curator
-from ..core.model import Kind, Memory, Tree
+from ..core.model import Kind, Listed, Memory, Tree
 from ..core.store import Store
 from ..settings import Settings, load_settings
 from . import keys, layout, notices, quit_hint, rows
@@ -103,10 +103,13 @@ class SamanthaApp(
         self.settings = settings
         self.store = Store(root, today)
         self.curator = Curator(self.store, auto_index=settings.auto_index)
-        self.memory_tree: Tree | None = None
+        self.memory_tree: Tree[Memory] | Tree[Listed] | None = None
+        """The tree listed: the checked one, or while checking the catalog's list entries."""
         self.checking: int | None = None
-        """While the list shows the catalog's records: how many files the scan is checking."""
-        self._catalogued: dict[str, Memory] = {}
+        """While the list shows the catalog's entries: how many files the scan is checking."""
+        self._catalogued: dict[str, Listed] = {}
+        self._catalogued_records: dict[str, Memory | None] = {}
+        """While checking: the records loaded from the catalog for the preview and the reader."""
         self._waiting: list[tuple[str, tuple[object, ...]]] = []
         """Actions asked for while the files were checked, run in order once they are."""
         self._notices_shown: set[str] = set()
@@ -200,10 +203,10 @@ class SamanthaApp(
     def _load_tree(self, catalogued_first: bool) -> None:
         gc.unfreeze()  # a tree read before (ctrl+r) may be collected once replaced
         if catalogued_first:
-            catalogued = self.store.catalogued()  # no memory file is opened for this
-            if catalogued.memories:
+            listed = self.store.listed()  # no memory file is opened, no record loaded
+            if listed.memories:
                 drawn = threading.Event()
-                self.post_message(TreeCatalogued(catalogued, drawn))
+                self.post_message(TreeCatalogued(listed, drawn))
                 # The scan is CPU-bound: started at once, it shares the interpreter with drawing
                 # the frame and delays it by about its own length. It waits for the frame.
                 drawn.wait(FIRST_FRAME_WAIT)
@@ -218,7 +221,7 @@ class SamanthaApp(
     @while_shown
     def _tree_catalogued(self, message: TreeCatalogued) -> None:
         tree = message.memory_tree
-        self._catalogued = {memory.path: memory for memory in tree.memories}
+        self._catalogued = {entry.path: entry for entry in tree.memories}
         self.memory_tree = tree
         self.checking = len(tree.memories)
         self._label_tabs()
@@ -233,7 +236,8 @@ class SamanthaApp(
     def _tree_loaded(self, message: TreeLoaded) -> None:
         self.memory_tree = message.memory_tree
         if self.checking is not None:
-            self.checking, self._catalogued = None, {}
+            self.checking, self._catalogued, self._catalogued_records = None, {}, {}
+            self.store.forget_catalogued()
             self.status_line.show_checking(None)
         self.show_tree()
         self._show_notices(message.memory_tree)
@@ -358,7 +362,18 @@ class SamanthaApp(
         if not key:
             return None
         path = key.split("#", 1)[0]
-        return self.curator.get(path) or self._catalogued.get(path)
+        return self.curator.get(path) or self._catalogued_record(path)
+
+    def _catalogued_record(self, path: str) -> Memory | None:
+        """While checking: the record of a listed memory, loaded from the catalog when first
+        previewed or read (the list itself holds only entries)."""
+        if path not in self._catalogued:
+            return None
+        if path not in self._catalogued_records:
+            if len(self._catalogued_records) >= CATALOGUED_RECORDS_KEPT:
+                self._catalogued_records.pop(next(iter(self._catalogued_records)))
+            self._catalogued_records[path] = self.store.record_as_catalogued(path)
+        return self._catalogued_records[path]
 
     def selected_memory(self) -> Memory | None:
         return self.memory_for(self.table.selected_key)
@@ -628,7 +643,9 @@ def screen_named(name: str) -> type[LiveScreen]:
 
 APP_NAMESPACE = "app"
 FIRST_FRAME_WAIT = 2.0
-"""Seconds the scan waits at most for the catalog's records to be on screen (a busy machine)."""
+"""Seconds the scan waits at most for the catalog's entries to be on screen (a busy machine)."""
+CATALOGUED_RECORDS_KEPT = 64
+"""Records loaded from the catalog while checking, kept for paging back and forth over them."""
 
 WAIT_FOR_CHECK = frozenset(
     {

@@ -15,17 +15,18 @@ from textual.message import Message
 if TYPE_CHECKING:
     from ..core.curator import Outcome
     from ..core.indexes import DriftReport
-    from ..core.model import Tree
+    from ..core.model import Listed, Tree
     from ..core.plan import Plan
     from ..core.search import SearchResult
     from ..core.watch import FileBatch
 
 
 class TreeCatalogued(Message):
-    """The tree as the catalog last saw it, read without opening a memory file: drawn at once,
-    while the scan checks the files against it. `drawn` is set once they are on screen."""
+    """The tree as the catalog last saw it, in list entries, read without opening a memory file
+    or loading a record: drawn at once, while the scan checks the files against it. `drawn` is
+    set once they are on screen."""
 
-    def __init__(self, memory_tree: Tree, drawn: threading.Event) -> None:
+    def __init__(self, memory_tree: Tree[Listed], drawn: threading.Event) -> None:
         super().__init__()
         self.memory_tree = memory_tree
         self.drawn = drawn

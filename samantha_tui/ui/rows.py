@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 
 from rich.text import Text
 
 from ..core import sorting
-from ..core.model import Kind, Memory, Problem, Severity, short_path
+from ..core.model import Kind, Listed, Memory, Problem, Record, Severity, short_path
 from ..core.sorting import SortField, SortOrder
 from ..core.visible import visible_with_spans
 from .visible_text import shown
@@ -62,7 +63,7 @@ MARKERS_HINT = "★ critical  ! errors  · warnings  ▌ marked  (? for help)"
 """The markers in one line, for where the list is shown (its tooltip; help lists them in full)."""
 
 
-def marker(memory: Memory) -> Text:
+def marker(memory: Memory | Listed) -> Text:
     """★ for critical, ! for a file with errors, · for warnings only."""
     if memory.critical:
         return Text("★", style="bold yellow")
@@ -73,31 +74,31 @@ def marker(memory: Memory) -> Text:
     return Text("")
 
 
-def _date(memory: Memory) -> Text:
+def _date(memory: Memory | Listed) -> Text:
     return Text(memory.date.isoformat()) if memory.date else Text("—", style="dim")
 
 
-def _refs(memory: Memory) -> Text:
+def _refs(memory: Memory | Listed) -> Text:
     if not memory.reference_count:
         return Text("")
     return Text(str(memory.reference_count), style="bold" if memory.reference_count >= 5 else "")
 
 
-def _importance(memory: Memory) -> Text:
+def _importance(memory: Memory | Listed) -> Text:
     if memory.importance is None:
-        raw = memory.frontmatter.get("importance")
-        return Text(str(raw), style="red") if raw is not None else Text("")
+        written = memory.written_importance
+        return Text(written, style="red") if written is not None else Text("")
     return Text(memory.importance, style=IMPORTANCE_STYLE[memory.importance])
 
 
-def _importance_letter(memory: Memory) -> Text:
+def _importance_letter(memory: Memory | Listed) -> Text:
     """H, M or L in importance's colour; a value outside the format as it is (cut to fit)."""
     if memory.importance is None:
         return _importance(memory)
     return Text(memory.importance[0].upper(), style=IMPORTANCE_STYLE[memory.importance])
 
 
-def title_text(memory: Memory, spans: Spans = ()) -> Text:
+def title_text(memory: Memory | Listed, spans: Spans = ()) -> Text:
     """The title as plain Text (never markup), with a search's matched characters marked."""
     # Escaped before it becomes a Text: Text() itself drops BEL, BS and CR without a trace.
     plain, moved = visible_with_spans(memory.title, spans)
@@ -107,7 +108,7 @@ def title_text(memory: Memory, spans: Spans = ()) -> Text:
     return title
 
 
-def memory_row(memory: Memory, spans: Spans = ()) -> TableRow:
+def memory_row(memory: Memory | Listed, spans: Spans = ()) -> TableRow:
     title = title_text(memory, spans)
     if memory.kind.is_project_kind and memory.status:
         title.append(f"  {memory.status}", style="dim")
@@ -122,7 +123,7 @@ def memory_row(memory: Memory, spans: Spans = ()) -> TableRow:
     return TableRow(memory.path, cells)
 
 
-def critical_row(memory: Memory, spans: Spans = ()) -> TableRow:
+def critical_row(memory: Memory | Listed, spans: Spans = ()) -> TableRow:
     cells = (
         marker(memory),
         title_text(memory, spans),
@@ -167,22 +168,21 @@ def default_order(kind: Kind | None) -> SortOrder:
 
 
 def sort_memories(
-    kind: Kind | None, memories: Sequence[Memory], order: SortOrder | None = None
-) -> list[Memory]:
+    kind: Kind | None, memories: Sequence[Record], order: SortOrder | None = None
+) -> list[Record]:
     """The memories in `order` (the kind's default when None). Equal values follow their paths
     in the same direction, so a descending order is the exact mirror of the ascending one."""
     order = order or default_order(kind)
-    by_path = sorted(memories, key=_path, reverse=order.descending)
+    by_path = sorted(memories, key=_PATH, reverse=order.descending)
     return sorting.sort_memories(by_path, order)
 
 
-def _path(memory: Memory) -> str:
-    return memory.path
+_PATH = attrgetter("path")
 
 
 def lazy(
-    memories: Sequence[Memory],
-    make: Callable[[Memory, Spans], TableRow],
+    memories: Sequence[Record],
+    make: Callable[[Record, Spans], TableRow],
     spans: Sequence[Spans] | None = None,
 ) -> LazyRows:
     """Rows for these memories (with a search's spans), each made only when it is drawn."""
