@@ -134,10 +134,18 @@ class _Match:
     the memories whose title holds the term literally (they may earn the title bonus), and those
     it matched in a field other than the body."""
 
-    def __init__(self, weighted: dict[float, int], in_title: int, in_head: int) -> None:
+    def __init__(
+        self,
+        weighted: dict[float, int],
+        in_title: int,
+        in_head: int,
+        title_word_starts: int | None = None,
+    ) -> None:
         self.weighted = weighted
         self.in_title = in_title
         self.in_head = in_head
+        self.title_word_starts = title_word_starts
+        """For a plain word, the titles with a word starting with it (None for a phrase)."""
         self._slots: int | None = None
 
     @property
@@ -427,10 +435,14 @@ class Answering(ABC):
         for match in matches:
             titled &= match.in_title
         plain = dict(by_total)
-        for bonus, slots in self._title_bonus(titled, text):
-            if not slots:
+        if len(matches) == 1 and matches[0].title_word_starts is not None:
+            # One word: the titles holding it from a word start are known from the postings.
+            contains: int | None = titled & matches[0].title_word_starts
+        else:
+            contains = None
+        for bonus, given in self._title_bonus(titled, text, contains):
+            if not given:
                 continue
-            given = bitset(slots)
             for total, held in by_total.items():
                 part = held & given
                 if part:
@@ -454,22 +466,30 @@ class Answering(ABC):
                 groups[score] = groups.get(score, 0) | slots
         return groups
 
-    def _title_bonus(self, slots: int, text: str) -> list[tuple[float | None, list[int]]]:
+    def _title_bonus(
+        self, slots: int, text: str, contains: int | None
+    ) -> list[tuple[float | None, int]]:
         """Titles holding the query's words in order from a word start, by bonus: None for an
         exact title (the same words, whatever the case and punctuation), then starts, contains.
+        `contains`, when given, is those of slots already known to hold them.
         Every test runs in C over the whole list (map and compress), not once per memory."""
         if not slots:
             return []
-        listed = slots_of(slots)
-        keys = self._title_keys_of(listed)
-        contains = _where(listed, keys, methodcaller("__contains__", text))
-        starts = _where(contains, keys, methodcaller("startswith", text))
-        exact = _where(starts, keys, text.__eq__)
-        exact_set, starts_set = set(exact), set(starts)
+        if contains is None:
+            listed = slots_of(slots)
+            keys = self._title_keys_of(listed)
+            holding = _where(listed, keys, methodcaller("__contains__", text))
+            contains = bitset(holding)
+        else:
+            holding = slots_of(contains)
+            keys = self._title_keys_of(holding)
+        starts = _where(holding, keys, methodcaller("startswith", text))
+        exact = bitset(_where(starts, keys, text.__eq__))
+        started = bitset(starts)
         return [
             (None, exact),
-            (TITLE_STARTS_BONUS, [s for s in starts if s not in exact_set]),
-            (TITLE_CONTAINS_BONUS, [s for s in contains if s not in starts_set]),
+            (TITLE_STARTS_BONUS, started & ~exact),
+            (TITLE_CONTAINS_BONUS, contains & ~started),
         ]
 
     def _in_tie_order(self, slots: int, need: int | None) -> list[int]:
@@ -521,6 +541,7 @@ class Answering(ABC):
         self._prefetch_postings(found)
         titles = self._postings["title"]
         in_title = union_of(titles[t] for t in found if t in titles)
+        word_starts = union_of(titles[t] for t, q in found.items() if q != INSIDE and t in titles)
         if typos and forgives_typo(word):
             # One C pass over the words one letter shorter, as long, or one letter longer.
             near = [self._typo_words(len(word) + step) for step in (-1, 0, 1)]
@@ -542,7 +563,7 @@ class Answering(ABC):
             for t in self._body_prefixed(word)
         ).items():
             weighted[value] = weighted.get(value, 0) | slots
-        return _Match(weighted, in_title, in_head)
+        return _Match(weighted, in_title, in_head, word_starts)
 
     def _phrase_match(self, phrase: str) -> _Match:
         """Memories holding the phrase contiguous; per field, only where all its words are."""
