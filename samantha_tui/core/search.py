@@ -24,10 +24,10 @@ import threading
 from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from itertools import chain, compress
+from itertools import chain, compress, islice
 from operator import methodcaller
 from typing import Literal
 
@@ -121,44 +121,50 @@ class Entry:
     """The record itself, where the keeper holds it (the in-memory index does)."""
 
 
-class _Match:
-    """Where one query term matched: each weighted match quality with the memories it holds, the
-    memories whose title holds the term literally (they may earn the title bonus), and those it
-    matched in a field other than the body.
+Posting = int | Sequence[int]
+"""The slots holding a token or a filter value: a bitset (bit i for slot i) where many do, the
+slots themselves where few do (a bitset costs a bit for every memory, held or not)."""
 
-    The best quality per memory is worked out only when asked for, and for only the memories
-    asked about: a common word matches most bodies, and where filters or an excluded word keep
-    few of them, no score is built for the rest.
-    """
+SPARSE = 64
+"""Postings of up to this many slots are kept as slots, larger ones as bitsets."""
+
+
+class _Match:
+    """Where one query term matched: per weighted match quality the memories it holds (bitsets),
+    the memories whose title holds the term literally (they may earn the title bonus), and those
+    it matched in a field other than the body."""
 
     def __init__(
-        self, weighted: list[tuple[float, Iterable[int]]], in_title: set[int], in_head: set[int]
+        self,
+        weighted: dict[float, int],
+        in_title: int,
+        in_head: int,
+        title_word_starts: int | None = None,
     ) -> None:
         self.weighted = weighted
         self.in_title = in_title
         self.in_head = in_head
-        self._qualities: dict[int, float] | None = None
-        self._slots: set[int] | None = None
+        self.title_word_starts = title_word_starts
+        """For a plain word, the titles with a word starting with it (None for a phrase)."""
+        self._slots: int | None = None
 
     @property
-    def slots(self) -> set[int]:
+    def slots(self) -> int:
         """Every memory the term matched."""
         if self._slots is None:
-            self._slots = set().union(*(slots for _, slots in self.weighted))
+            self._slots = _or(self.weighted.values())
         return self._slots
 
-    @property
-    def qualities(self) -> dict[int, float]:
-        """The best weighted quality of every matched memory."""
-        if self._qualities is None:
-            self._qualities = _best_per_slot(self.weighted)
-        return self._qualities
-
-    def qualities_among(self, slots: set[int]) -> Mapping[int, float]:
-        """The best weighted quality of those of slots the term matched."""
-        if self._qualities is not None or 2 * len(slots) >= len(self.slots):
-            return self.qualities  # most of them: build them all once, for every ranking after
-        return _best_per_slot([(value, slots.intersection(held)) for value, held in self.weighted])
+    def classes(self, among: int) -> list[tuple[float, int]]:
+        """Those of among the term matched, split by their best weighted quality, best first."""
+        classes: list[tuple[float, int]] = []
+        left = among
+        for value in sorted(self.weighted, reverse=True):
+            held = left & self.weighted[value]
+            if held:
+                classes.append((value, held))
+                left ^= held
+        return classes
 
 
 Scope = Kind | Literal["all", "critical"]
@@ -185,9 +191,13 @@ class Answering(ABC):
     A subclass supplies the keys through the hooks below (the in-memory SearchIndex from its
     lists and dicts, the SQLite search store from its tables, read as a query needs them), so both
     answer every query with the same code and so the same hits, scores and order.
+
+    Sets of memories are bitsets (Python ints, bit i for slot i): unions, intersections and counts
+    over a whole tree are a few C loops over machine words, and slots are read out of a bitset only
+    for the few memories a ranking shows or a test must look at.
     """
 
-    _postings: Mapping[str, Mapping[str, set[int]]]
+    _postings: Mapping[str, Mapping[str, Posting]]
     """Per field, token -> the slots holding it."""
 
     def __init__(self, today: dt.date) -> None:
@@ -195,7 +205,7 @@ class Answering(ABC):
         self._lock = threading.Lock()
         self._version = 0
         """Bumped by every change, so a kept answer is never one of an older index."""
-        self._last_matched: tuple[Query, int, set[int], list[_Match]] | None = None
+        self._last_matched: tuple[Query, int, int, list[_Match]] | None = None
         """The last query's matches: the tabs' rankings of one query look its words up once."""
 
     # Hooks: what a keeper of search keys supplies
@@ -221,12 +231,16 @@ class Answering(ABC):
         """The alphabetic head tokens of that length."""
 
     @abstractmethod
-    def _facet(self, field: str) -> Mapping[Value, set[int]]:
+    def _facet(self, field: str) -> Mapping[Value, Posting]:
         """A filter's values, each with the slots holding it."""
 
     @abstractmethod
-    def _all_slots(self) -> set[int]:
-        """Every indexed memory's slot."""
+    def _all_slots(self) -> int:
+        """Every indexed memory's slot, as a bitset."""
+
+    @abstractmethod
+    def _slot_bound(self) -> int:
+        """A number above every slot."""
 
     @abstractmethod
     def _texts_holding(self, position: int, slots: Iterable[int], text: str) -> dict[int, str]:
@@ -237,7 +251,7 @@ class Answering(ABC):
         """The `words_key` of the title of at least those slots, by slot."""
 
     @abstractmethod
-    def _tie_order(self) -> Iterable[int]:
+    def _tie_order(self) -> Sequence[int]:
         """Every slot in tie order."""
 
     @abstractmethod
@@ -278,7 +292,7 @@ class Answering(ABC):
         """One search over every memory, split: the count of every scope, the best `limit` hits of
         each scope in `rank` (ranked as `search` ranks them), and the paths of `among` that match.
 
-        The words are looked up once; a count costs one set intersection, so every tab can show
+        The words are looked up once; a count costs one bitset intersection, so every tab can show
         its count while only the tabs asked for are ranked.
         """
         if isinstance(query, str):
@@ -289,22 +303,21 @@ class Answering(ABC):
         with self._reading():
             matched, matches = self._matched(query)
             kinds = self._facet("kind")
-            subsets: dict[Scope, set[int]] = {
-                kind: matched.intersection(kinds.get(kind, ())) for kind in Kind
+            subsets: dict[Scope, int] = {
+                kind: matched & bitset(kinds.get(kind, 0)) for kind in Kind
             }
             subsets["all"] = matched
-            critical = self._facet("critical").get(True, ())
-            subsets["critical"] = matched.intersection(critical)
+            subsets["critical"] = matched & bitset(self._facet("critical").get(True, 0))
             slot_of = self._slot_of_path
             return SplitResult(
-                {scope: len(slots) for scope, slots in subsets.items()},
+                {scope: slots.bit_count() for scope, slots in subsets.items()},
                 {scope: self._ranked(subsets[scope], matches, query, limit) for scope in rank},
-                frozenset(path for path in among if slot_of(path) in matched),
+                frozenset(path for path in among if _holds(matched, slot_of(path))),
             )
 
     # Answering
 
-    def _matched(self, query: Query) -> tuple[set[int], list[_Match]]:
+    def _matched(self, query: Query) -> tuple[int, list[_Match]]:
         """The memories matching every wanted term and filter and no excluded term, and where
         each wanted term matched (none for a query of filters only)."""
         last = self._last_matched
@@ -314,44 +327,32 @@ class Answering(ABC):
         self._last_matched = (query, self._version, matched, matches)
         return matched, matches
 
-    def _match_query(self, query: Query) -> tuple[set[int], list[_Match]]:
+    def _match_query(self, query: Query) -> tuple[int, list[_Match]]:
         allowed = self._filtered(query)
-        excluded: set[int] = set()
-        for term in query.excluded:
-            excluded.update(self._match(term, typos=False).slots)
+        excluded = _or(self._match(term, typos=False).slots for term in query.excluded)
         matches = [self._match(term, typos=True) for term in query.wanted]
-        if len(matches) == 1 and allowed is None:
-            # Ranking one word needs its every quality anyway: their keys are what it matched.
-            matched = set(matches[0].qualities)
-        elif matches:
-            # Sets intersect faster than dicts, and a filter can keep few: only their qualities
-            # are worked out, when ranking asks.
-            sets = [m.slots for m in matches]
+        if matches:
+            matched = matches[0].slots
+            for match in matches[1:]:
+                matched &= match.slots
             if allowed is not None:
-                sets.insert(0, allowed)
-            matched = sets[0].intersection(*sets[1:])
+                matched &= allowed
         else:
-            matched = set(self._all_slots() if allowed is None else allowed)
-        matched -= excluded
-        return matched, matches
+            matched = self._all_slots() if allowed is None else allowed
+        return matched & ~excluded, matches
 
     def _ranked(
-        self, matched: set[int], matches: list[_Match], query: Query, limit: int | None
+        self, matched: int, matches: list[_Match], query: Query, limit: int | None
     ) -> SearchResult:
         """The best `limit` of the matched memories, best first."""
         wanted = query.wanted
+        total = matched.bit_count()
         if not matches:
-            # Nothing to score: the kept tie order, read until the limit is reached.
-            slots: list[int] = []
-            if limit != 0:
-                for slot in self._tie_order():
-                    if slot in matched:
-                        slots.append(slot)
-                        if len(slots) == limit:
-                            break
+            # Nothing to score: the tie order, read until the limit is reached.
+            slots = self._in_tie_order(matched, limit) if limit != 0 else []
             self._prefetch_entries(slots)
             hits = [Hit(self._entry(s).path, 0.0) for s in slots]
-            return SearchResult(tuple(hits), len(matched))
+            return SearchResult(tuple(hits), total)
         text = words_key(query.text)
         groups = None
         if limit is not None and len(matches) > 1:
@@ -361,12 +362,14 @@ class Answering(ABC):
             # need no score. (One term needs no per-memory sums, so there this would cost more
             # than it saves.)
             for tier, ceiling in self._head_tiers(matched, matches):
-                if len(tier) < limit:
+                size = tier.bit_count()
+                if size < limit:
                     continue
-                if len(tier) == len(matched):
+                if size == total:
                     break
                 groups = self._groups(tier, matches, text, limit)
-                if sum(len(slots) for score, slots in groups.items() if score > ceiling) >= limit:
+                above = sum(slots.bit_count() for score, slots in groups.items() if score > ceiling)
+                if above >= limit:
                     break
                 groups = None
         if groups is None:
@@ -382,11 +385,9 @@ class Answering(ABC):
                 Hit(self._entry(slot).path, score, title_spans(self._entry(slot), wanted))
                 for slot in ordered
             )
-        return SearchResult(tuple(hits), len(matched))
+        return SearchResult(tuple(hits), total)
 
-    def _head_tiers(
-        self, matched: set[int], matches: list[_Match]
-    ) -> Iterator[tuple[set[int], float]]:
+    def _head_tiers(self, matched: int, matches: list[_Match]) -> Iterator[tuple[int, float]]:
         """For k from every term down to one: the matched memories that k terms or more matched
         outside the body, and the best score any other memory can have.
 
@@ -395,9 +396,9 @@ class Answering(ABC):
         the title), so it cannot beat the ceiling.
         """
         count = len(matches)
-        at_least = [matched, *(set() for _ in matches)]
+        at_least = [matched, *(0 for _ in matches)]
         for match in matches:
-            head = matched.intersection(match.in_head)
+            head = matched & match.in_head
             for k in range(count, 0, -1):
                 at_least[k] |= at_least[k - 1] & head
         for k in range(count, 0, -1):
@@ -406,41 +407,51 @@ class Answering(ABC):
             yield at_least[k], round(MATCH_SCALE * min(1.0, best + 1e-9), 1)
 
     def _groups(
-        self, matched: set[int], matches: list[_Match], text: str, limit: int | None
-    ) -> dict[float, list[int]]:
+        self, matched: int, matches: list[_Match], text: str, limit: int | None
+    ) -> dict[float, int]:
         """The matched memories that can make the first `limit` hits, grouped by score.
 
-        Scores take few distinct values: count each with a C-level Counter (titles earning a bonus
-        counted apart), find the lowest score the limit reaches, and only then collect memories,
-        so most need one cheap test each.
+        Scores take few distinct values: the memories are split by the best quality each term
+        found in them (one intersection per combination that holds any), each combination is
+        counted, titles earning a bonus counted apart, and only the scores the limit reaches
+        are kept.
         """
-        first = matches[0].qualities_among(matched)
-        if len(matches) == 1 and len(first) == len(matched):
-            sums = first
-        else:
-            # Iterators all the way down keep the per-memory work in C.
-            slots = list(matched)
-            among = [first, *(m.qualities_among(matched) for m in matches[1:])]
-            columns = (map(qualities.__getitem__, slots) for qualities in among)
-            sums = dict(zip(slots, map(sum, zip(*columns, strict=True)), strict=True))
+        combos: list[tuple[tuple[float, ...], int]] = [((), matched)]
+        for match in matches:
+            split = []
+            for qualities, slots in combos:
+                for value, held in match.classes(slots):
+                    split.append(((*qualities, value), held))
+            combos = split
         count = len(matches)
-        totals = Counter(sums.values())
-        scores = {total: round(MATCH_SCALE * min(1.0, total / count), 1) for total in totals}
+        by_total: dict[float, int] = {}
+        for qualities, slots in combos:
+            total = sum(qualities)
+            by_total[total] = by_total.get(total, 0) | slots
+        scores = {total: round(MATCH_SCALE * min(1.0, total / count), 1) for total in by_total}
         sizes: Counter[float] = Counter()
-        boosted: list[tuple[list[int], dict[float, float]]] = []
-        titled = matched.intersection(*(m.in_title for m in matches))
-        for bonus, slots in self._title_bonus(titled, text):
-            by_total = Counter(map(sums.__getitem__, slots))
-            totals.subtract(by_total)
-            score_of = {
-                total: EXACT_TITLE_SCORE if bonus is None else round(scores[total] + bonus, 1)
-                for total in by_total
-            }
-            for total, size in by_total.items():
-                sizes[score_of[total]] += size
-            boosted.append((slots, score_of))
-        for total, size in totals.items():
-            sizes[scores[total]] += size
+        boosted: list[tuple[float, int]] = []
+        titled = matched
+        for match in matches:
+            titled &= match.in_title
+        plain = dict(by_total)
+        if len(matches) == 1 and matches[0].title_word_starts is not None:
+            # One word: the titles holding it from a word start are known from the postings.
+            contains: int | None = titled & matches[0].title_word_starts
+        else:
+            contains = None
+        for bonus, given in self._title_bonus(titled, text, contains):
+            if not given:
+                continue
+            for total, held in by_total.items():
+                part = held & given
+                if part:
+                    score = EXACT_TITLE_SCORE if bonus is None else round(scores[total] + bonus, 1)
+                    sizes[score] += part.bit_count()
+                    boosted.append((score, part))
+                    plain[total] &= ~given
+        for total, slots in plain.items():
+            sizes[scores[total]] += slots.bit_count()
         floor = -1.0
         if limit is not None:
             shown = 0
@@ -449,67 +460,59 @@ class Answering(ABC):
                 if shown >= limit:
                     floor = score
                     break
-        groups: dict[float, list[int]] = {}
-        for slots, score_of in boosted:
-            if len(score_of) == 1:
-                score = next(iter(score_of.values()))
-                if score >= floor:
-                    groups.setdefault(score, []).extend(slots)
-                continue
-            for slot in slots:
-                score = score_of[sums[slot]]
-                if score >= floor:
-                    groups.setdefault(score, []).append(slot)
-        needed = {total for total, size in totals.items() if size and scores[total] >= floor}
-        if needed:
-            skip = {slot for slots, _ in boosted for slot in slots}
-            for slot, total in sums.items():
-                if total in needed and slot not in skip:
-                    groups.setdefault(scores[total], []).append(slot)
+        groups: dict[float, int] = {}
+        for score, slots in chain(boosted, ((scores[t], s) for t, s in plain.items())):
+            if slots and score >= floor:
+                groups[score] = groups.get(score, 0) | slots
         return groups
 
-    def _title_bonus(self, slots: set[int], text: str) -> list[tuple[float | None, list[int]]]:
+    def _title_bonus(
+        self, slots: int, text: str, contains: int | None
+    ) -> list[tuple[float | None, int]]:
         """Titles holding the query's words in order from a word start, by bonus: None for an
         exact title (the same words, whatever the case and punctuation), then starts, contains.
-        Every test runs in C over the whole set (map and compress), not once per memory."""
-        keys = self._title_keys_of(slots)
-        contains = _where(list(slots), keys, methodcaller("__contains__", text))
-        starts = _where(contains, keys, methodcaller("startswith", text))
-        exact = _where(starts, keys, text.__eq__)
-        exact_set, starts_set = set(exact), set(starts)
+        `contains`, when given, is those of slots already known to hold them.
+        Every test runs in C over the whole list (map and compress), not once per memory."""
+        if not slots:
+            return []
+        if contains is None:
+            listed = slots_of(slots)
+            keys = self._title_keys_of(listed)
+            holding = _where(listed, keys, methodcaller("__contains__", text))
+            contains = bitset(holding)
+        else:
+            holding = slots_of(contains)
+            keys = self._title_keys_of(holding)
+        starts = _where(holding, keys, methodcaller("startswith", text))
+        exact = bitset(_where(starts, keys, text.__eq__))
+        started = bitset(starts)
         return [
             (None, exact),
-            (TITLE_STARTS_BONUS, [s for s in starts if s not in exact_set]),
-            (TITLE_CONTAINS_BONUS, [s for s in contains if s not in starts_set]),
+            (TITLE_STARTS_BONUS, started & ~exact),
+            (TITLE_CONTAINS_BONUS, contains & ~started),
         ]
 
-    def _in_tie_order(self, slots: list[int], need: int | None) -> list[int]:
+    def _in_tie_order(self, slots: int, need: int | None) -> list[int]:
         """Up to `need` of slots, critical first, then by importance, recency and path."""
-        if need is None or len(slots) <= SORT_DIRECTLY:
-            self._prefetch_entries(slots)
-            ordered = sorted(slots, key=lambda slot: self._entry(slot).tie_key)
+        if need is None or slots.bit_count() <= SORT_DIRECTLY:
+            listed = slots_of(slots)
+            self._prefetch_entries(listed)
+            ordered = sorted(listed, key=lambda slot: self._entry(slot).tie_key)
             return ordered[:need]
-        members = set(slots)
-        found: list[int] = []
-        for slot in self._tie_order():
-            if slot in members:
-                found.append(slot)
-                if len(found) == need:
-                    break
-        return found
+        # Many: walk the kept order, each slot tested in C against the bitset's flags.
+        order = self._tie_order()
+        flags = flags_of(slots, self._slot_bound())
+        return list(islice(compress(order, map(flags.__getitem__, order)), need))
 
-    def _filtered(self, query: Query) -> set[int] | None:
+    def _filtered(self, query: Query) -> int | None:
         """The memories every filter lets through; None when there are no filters."""
-        allowed: set[int] | None = None
+        allowed: int | None = None
         for item in query.filters:
             # Decide per distinct value (a few importances, some hundred dates), not per memory.
-            passing: set[int] = set()
             facet = self._facet(item.field)
-            for value in facet:
-                if item.accepts(value):
-                    passing |= facet[value]
+            passing = union_of(facet[value] for value in facet if item.accepts(value))
             if item.negated:
-                allowed = (self._all_slots() if allowed is None else allowed) - passing
+                allowed = (self._all_slots() if allowed is None else allowed) & ~passing
             else:
                 allowed = passing if allowed is None else allowed & passing
         return allowed
@@ -537,7 +540,8 @@ class Answering(ABC):
         found = self._head_tokens(word, INSIDE_MIN)
         self._prefetch_postings(found)
         titles = self._postings["title"]
-        in_title = set().union(*(titles[t] for t in found if t in titles))
+        in_title = union_of(titles[t] for t in found if t in titles)
+        word_starts = union_of(titles[t] for t, q in found.items() if q != INSIDE and t in titles)
         if typos and forgives_typo(word):
             # One C pass over the words one letter shorter, as long, or one letter longer.
             near = [self._typo_words(len(word) + step) for step in (-1, 0, 1)]
@@ -546,50 +550,56 @@ class Answering(ABC):
             ):
                 found.setdefault(token, FUZZY)
         self._prefetch_postings(found)
-        weighted = [
+        weighted = _by_value(
             (WEIGHTS[field] * quality, self._postings[field][token])
             for field in HEAD_FIELDS
             for token, quality in found.items()
             if token in self._postings[field]
-        ]
-        in_head = set().union(*(slots for _, slots in weighted))
-        weighted += [
-            (WEIGHTS["body"] * (EXACT if t == word else PREFIX), self._postings["body"][t])
+        )
+        in_head = _or(weighted.values())
+        body = self._postings["body"]
+        for value, slots in _by_value(
+            (WEIGHTS["body"] * (EXACT if t == word else PREFIX), body[t])
             for t in self._body_prefixed(word)
-        ]
-        return _Match(weighted, in_title, in_head)
+        ).items():
+            weighted[value] = weighted.get(value, 0) | slots
+        return _Match(weighted, in_title, in_head, word_starts)
 
     def _phrase_match(self, phrase: str) -> _Match:
         """Memories holding the phrase contiguous; per field, only where all its words are."""
         words = _TOKEN.findall(phrase)
         head = [self._head_tokens(word, inside_min=1) for word in words]
         self._prefetch_postings({token for tokens in head for token in tokens})
-        weighted: list[tuple[float, Iterable[int]]] = []
-        in_title: set[int] = set()
-        in_head: set[int] = set()
+        weighted: dict[float, int] = {}
+        in_title = in_head = 0
         for position, field in enumerate(FIELDS):
             postings = self._postings[field]
             if not words:
                 candidates = self._all_slots()
-            elif field == "body":
-                sets = [_union(postings, self._body_prefixed(w)) for w in words]
-                candidates = sets[0].intersection(*sets[1:])
             else:
-                sets = [_union(postings, tokens) for tokens in head]
-                candidates = sets[0].intersection(*sets[1:])
-            texts = self._texts_holding(position, candidates, phrase)
-            holding = list(texts)
+                if field == "body":
+                    sets = [_union(postings, self._body_prefixed(w)) for w in words]
+                else:
+                    sets = [_union(postings, tokens) for tokens in head]
+                candidates = sets[0]
+                for slots in sets[1:]:
+                    candidates &= slots
+            if not candidates:
+                continue
+            texts = self._texts_holding(position, slots_of(candidates), phrase)
             graded: dict[float, list[int]] = {}
-            for slot in holding:
-                graded.setdefault(occurrence(texts[slot], phrase)[0], []).append(slot)
+            for slot, found in texts.items():
+                graded.setdefault(occurrence(found, phrase)[0], []).append(slot)
             # As for words, the body counts only where the phrase starts a word.
             if field == "body":
                 graded.pop(INSIDE, None)
             else:
-                in_head.update(holding)
+                in_head |= bitset(texts)
             if field == "title":
-                in_title.update(holding)
-            weighted += [(WEIGHTS[field] * quality, slots) for quality, slots in graded.items()]
+                in_title |= bitset(texts)
+            for quality, slots in graded.items():
+                value = WEIGHTS[field] * quality
+                weighted[value] = weighted.get(value, 0) | bitset(slots)
         return _Match(weighted, in_title, in_head)
 
 
@@ -605,12 +615,13 @@ class SearchIndex(Answering):
         self._entries: list[Entry | None] = []
         self._free: list[int] = []
         self._slot_of: dict[str, int] = {}
-        self._live: set[int] = set()
+        self._live = 0
+        """Every indexed slot, as a bitset."""
         self._texts: tuple[list[str], ...] = tuple([] for _ in FIELDS)
         """Per field, by slot: the casefolded text (flat lists, cheap to walk for phrases)."""
         self._title_keys: list[str] = []
         """By slot: the title's words as `words_key` gives them."""
-        self._postings: dict[str, dict[str, set[int]]] = {field: {} for field in WEIGHTS}
+        self._postings: dict[str, dict[str, Posting]] = {field: {} for field in WEIGHTS}
         self._head_vocab: list[str] = []
         self._head_text: str | None = None
         """The head vocabulary one token a line, to find words inside tokens in one C scan."""
@@ -618,7 +629,7 @@ class SearchIndex(Answering):
         """The alphabetic head vocabulary by length, sorted: one edit changes a length by at most
         one, so a typo is looked for among three lengths only."""
         self._body_vocab: list[str] = []
-        self._facets: dict[str, dict[Value, set[int]]] = {}
+        self._facets: dict[str, dict[Value, Posting]] = {}
         self._tie_keys: list[tuple[int, int, int, str]] = []
         self._order: list[int] = []
         """Every slot in tie order, with its key at the same index of `_tie_keys` (a flat list of
@@ -628,8 +639,13 @@ class SearchIndex(Answering):
     def build(cls, memories: Iterable[Memory], today: dt.date) -> SearchIndex:
         """Index every memory; `today` is the day `age:` filters count from."""
         index = cls(today)
+        # While building, postings grow as lists; each becomes slots or a bitset once at the end.
         for memory in memories:
-            index._add(memory, keep_sorted=False)
+            index._add(memory, building=True)
+        for table in (*index._postings.values(), *index._facets.values()):
+            for key, slots in table.items():
+                table[key] = _settled(slots)
+        index._live = bitset(index._slot_of.values())
         index._tie_keys.sort()
         index._order = [index._slot_of[key[-1]] for key in index._tie_keys]
         heads = set().union(*(index._postings[field] for field in HEAD_FIELDS))
@@ -647,7 +663,7 @@ class SearchIndex(Answering):
         with self._lock:
             if memory.path in self._slot_of:
                 self._remove(self._slot_of[memory.path])
-            self._add(memory, keep_sorted=True)
+            self._add(memory, building=False)
 
     def removed(self, path: str) -> None:
         """Forget the memory at path (in place); nothing happens if it is not indexed."""
@@ -671,11 +687,14 @@ class SearchIndex(Answering):
     def _typo_words(self, length: int) -> list[str]:
         return self._typo_vocab.get(length, [])
 
-    def _facet(self, field: str) -> Mapping[Value, set[int]]:
+    def _facet(self, field: str) -> Mapping[Value, Posting]:
         return self._facets.get(field, {})
 
-    def _all_slots(self) -> set[int]:
+    def _all_slots(self) -> int:
         return self._live
+
+    def _slot_bound(self) -> int:
+        return len(self._entries)
 
     def _texts_holding(self, position: int, slots: Iterable[int], text: str) -> dict[int, str]:
         texts = self._texts[position]
@@ -684,7 +703,7 @@ class SearchIndex(Answering):
     def _title_keys_of(self, slots: Iterable[int]) -> list[str]:
         return self._title_keys
 
-    def _tie_order(self) -> Iterable[int]:
+    def _tie_order(self) -> Sequence[int]:
         return self._order
 
     def _entry(self, slot: int) -> Entry:
@@ -697,7 +716,7 @@ class SearchIndex(Answering):
 
     # Maintenance
 
-    def _add(self, memory: Memory, keep_sorted: bool) -> None:
+    def _add(self, memory: Memory, building: bool) -> None:
         self._version += 1
         slot = self._free.pop() if self._free else len(self._entries)
         if slot == len(self._entries):
@@ -713,25 +732,34 @@ class SearchIndex(Answering):
         for column, text in zip(self._texts, texts, strict=True):
             column[slot] = text
         self._slot_of[memory.path] = slot
-        self._live.add(slot)
         for field, text in zip(FIELDS, texts, strict=True):
             postings = self._postings[field]
             for token in set(_TOKEN.findall(text)):
-                if token in postings:
-                    postings[token].add(slot)
+                held = postings.get(token)
+                if building:
+                    if held is None:
+                        postings[token] = [slot]
+                    else:
+                        held.append(slot)  # type: ignore[union-attr]
                     continue
-                postings[token] = {slot}
-                if keep_sorted:
+                postings[token] = _with_slot(held, slot)
+                if held is None:
                     self._vocab_gained(field, token)
         for facet, values in facet_values(memory, self._today).items():
+            table = self._facets.setdefault(facet, {})
             for value in values:
-                self._facets.setdefault(facet, {}).setdefault(value, set()).add(slot)
-        if keep_sorted:
-            position = bisect_left(self._tie_keys, entry.tie_key)
-            self._tie_keys.insert(position, entry.tie_key)
-            self._order.insert(position, slot)
-        else:
+                held = table.get(value)
+                if building:
+                    table.setdefault(value, []).append(slot)  # type: ignore[union-attr]
+                else:
+                    table[value] = _with_slot(held, slot)
+        if building:
             self._tie_keys.append(entry.tie_key)
+            return
+        self._live |= 1 << slot
+        position = bisect_left(self._tie_keys, entry.tie_key)
+        self._tie_keys.insert(position, entry.tie_key)
+        self._order.insert(position, slot)
 
     def _remove(self, slot: int) -> None:
         self._version += 1
@@ -740,19 +768,20 @@ class SearchIndex(Answering):
             text, column[slot] = column[slot], ""
             postings = self._postings[field]
             for token in set(_TOKEN.findall(text)):
-                postings[token].discard(slot)
+                postings[token] = _without_slot(postings[token], slot)
                 if not postings[token]:
                     del postings[token]
                     self._vocab_lost(field, token)
         assert entry.memory is not None
         for facet, values in facet_values(entry.memory, self._today).items():
+            table = self._facets[facet]
             for value in values:
-                self._facets[facet][value].discard(slot)
+                table[value] = _without_slot(table[value], slot)
         position = bisect_left(self._tie_keys, entry.tie_key)
         del self._tie_keys[position]
         del self._order[position]
         del self._slot_of[entry.path]
-        self._live.discard(slot)
+        self._live &= ~(1 << slot)
         self._entries[slot] = None
         self._title_keys[slot] = ""
         self._free.append(slot)
@@ -775,24 +804,101 @@ class SearchIndex(Answering):
             _sorted_discard(self._typo_vocab.get(len(token), []), token)
 
 
-def _where(slots: list[int], keys: list[str], test: Callable[[str], object]) -> list[int]:
+def bitset(slots: Posting | Iterable[int]) -> int:
+    """The bitset of slots (bit i set for slot i); a bitset is given back as it is."""
+    if isinstance(slots, int):
+        return slots
+    # A byte per eight slots, set in one pass, read as one little-endian int.
+    listed = slots if isinstance(slots, Sequence) else list(slots)
+    if not listed:
+        return 0
+    flags = bytearray((max(listed) >> 3) + 1)
+    for slot in listed:
+        flags[slot >> 3] |= 1 << (slot & 7)
+    return int.from_bytes(flags, "little")
+
+
+def union_of(postings: Iterable[Posting]) -> int:
+    """The bitset of every slot any of the postings holds."""
+    bits = 0
+    loose: list[int] = []
+    for posting in postings:
+        if isinstance(posting, int):
+            bits |= posting
+        else:
+            loose.extend(posting)  # gathered, to be turned into bits once
+    return bits | bitset(loose) if loose else bits
+
+
+def slots_of(bits: int) -> list[int]:
+    """The slots of a bitset, ascending."""
+    if not bits:
+        return []
+    digits = bin(bits)[:1:-1]
+    if bits.bit_count() * 8 > len(digits):
+        return list(compress(range(len(digits)), digits.translate(_FLAG).encode("latin-1")))
+    found = []
+    at = digits.find("1")
+    while at >= 0:
+        found.append(at)
+        at = digits.find("1", at + 1)
+    return found
+
+
+def flags_of(bits: int, size: int) -> bytes:
+    """size bytes, byte i being 1 where slot i is in the bitset and 0 elsewhere."""
+    digits = bin(bits)[:1:-1] if bits else ""
+    return digits.translate(_FLAG).encode("latin-1").ljust(size, b"\0")
+
+
+_FLAG = str.maketrans("01", "\0\1")
+
+
+def _holds(bits: int, slot: int) -> bool:
+    return slot >= 0 and bool(bits >> slot & 1)
+
+
+def _or(bitsets: Iterable[int]) -> int:
+    bits = 0
+    for each in bitsets:
+        bits |= each
+    return bits
+
+
+def _by_value(pairs: Iterable[tuple[float, Posting]]) -> dict[float, int]:
+    """The postings of each value, united into one bitset per value."""
+    grouped: dict[float, list[Posting]] = {}
+    for value, posting in pairs:
+        grouped.setdefault(value, []).append(posting)
+    return {value: union_of(postings) for value, postings in grouped.items()}
+
+
+def _settled(slots: list[int]) -> Posting:
+    return bitset(slots) if len(slots) > SPARSE else tuple(slots)
+
+
+def _with_slot(posting: Posting | None, slot: int) -> Posting:
+    if posting is None:
+        return (slot,)
+    if isinstance(posting, int):
+        return posting | 1 << slot
+    return _settled([*posting, slot])
+
+
+def _without_slot(posting: Posting, slot: int) -> Posting:
+    if isinstance(posting, int):
+        return posting & ~(1 << slot)
+    return tuple(held for held in posting if held != slot)
+
+
+def _where(
+    slots: list[int], keys: Sequence[str] | Mapping[int, str], test: Callable[[str], object]
+) -> list[int]:
     return list(compress(slots, map(test, map(keys.__getitem__, slots))))
 
 
-def _union(postings: dict[str, set[int]], tokens: Iterable[str]) -> set[int]:
-    return set().union(*(postings[t] for t in tokens if t in postings))
-
-
-def _best_per_slot(weighted: list[tuple[float, Iterable[int]]]) -> dict[int, float]:
-    # Lowest first, so each memory ends with its best value. dict.fromkeys reads a set straight
-    # into a table of the right size, twice as fast as updating from pairs.
-    best: dict[int, float] = {}
-    for value, slots in sorted(weighted, key=lambda pair: pair[0]):
-        if best:
-            best.update(dict.fromkeys(slots, value))
-        else:
-            best = dict.fromkeys(slots, value)
-    return best
+def _union(postings: Mapping[str, Posting], tokens: Iterable[str]) -> int:
+    return union_of(postings[t] for t in tokens if t in postings)
 
 
 def _with_prefix(vocab: list[str], prefix: str) -> Iterator[str]:

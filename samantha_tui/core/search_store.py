@@ -39,6 +39,7 @@ from .search import (
     Entry,
     SearchIndex,
     SearchResult,
+    bitset,
     casefold_with_owners,
     facet_values,
     texts_after_title,
@@ -391,7 +392,7 @@ class SearchStore(Answering):
         appeared_or_gone = []
         for key in {*gained, *lost}:
             found = self._db.execute(f"SELECT ids FROM {table} WHERE {where}", key).fetchone()
-            before = _unpack(found[0]) if found else set()
+            before = set(_unpack_ordered(found[0])) if found else set()
             after = (before - lost.get(key, set())) | gained.get(key, set())
             if after == before:
                 continue
@@ -486,7 +487,8 @@ class SearchStore(Answering):
         self._postings = {field: _Postings(self, number) for number, field in enumerate(FIELDS)}
         self._entries: dict[int, Entry] = {}
         self._order: list[int] | None = None
-        self._live: set[int] | None = None
+        self._live: int | None = None
+        self._bound: int | None = None
         self._head: str | None = None
         self._typos: dict[int, list[str]] = {}
         self._facets: dict[str, _Facet] = {}
@@ -547,7 +549,7 @@ class SearchStore(Answering):
             self._typos[length] = _text(raw).split("\n") if raw else []
         return self._typos[length]
 
-    def _facet(self, field: str) -> Mapping[Value, set[int]]:
+    def _facet(self, field: str) -> Mapping[Value, int]:
         if field not in self._facets:
             if field == "age":
                 # Ages count from today: derived from the dates at each query, never stored.
@@ -563,10 +565,15 @@ class SearchStore(Answering):
                 self._facets[field] = _Facet({_decode(value): ids for value, ids in rows})
         return self._facets[field]
 
-    def _all_slots(self) -> set[int]:
+    def _all_slots(self) -> int:
         if self._live is None:
-            self._live = set(self._order_ids())
+            self._live = bitset(self._order_ids())
         return self._live
+
+    def _slot_bound(self) -> int:
+        if self._bound is None:
+            self._bound = max(self._order_ids(), default=-1) + 1
+        return self._bound
 
     def _texts_holding(self, position: int, slots: Iterable[int], text: str) -> dict[int, str]:
         if position == 0:
@@ -643,13 +650,13 @@ class SearchStore(Answering):
             yield from self._db.execute(f"{select}{where}id IN ({marks})", (*before, *chunk))
 
 
-class _Postings(Mapping[str, set[int]]):
+class _Postings(Mapping[str, int]):
     """One field's postings, read from the table a token at a time and kept for the query."""
 
     def __init__(self, store: SearchStore, number: int) -> None:
         self._store = store
         self._number = number
-        self.cache: dict[str, set[int] | None] = {}
+        self.cache: dict[str, int | None] = {}
         """Token -> its ids, or None when the field does not hold it."""
 
     def known(self, tokens: Iterable[str]) -> None:
@@ -657,7 +664,7 @@ class _Postings(Mapping[str, set[int]]):
         for token in tokens:
             self.cache.setdefault(token, None)
 
-    def _get(self, token: str) -> set[int] | None:
+    def _get(self, token: str) -> int | None:
         if token not in self.cache:
             row = self._store._db.execute(
                 "SELECT ids FROM search_postings WHERE field = ? AND token = ?",
@@ -669,7 +676,7 @@ class _Postings(Mapping[str, set[int]]):
     def __contains__(self, token: object) -> bool:
         return isinstance(token, str) and self._get(token) is not None
 
-    def __getitem__(self, token: str) -> set[int]:
+    def __getitem__(self, token: str) -> int:
         ids = self._get(token)
         if ids is None:
             raise KeyError(token)
@@ -688,14 +695,14 @@ class _Postings(Mapping[str, set[int]]):
         return int(row[0])
 
 
-class _Facet(Mapping[Value, set[int]]):
+class _Facet(Mapping[Value, int]):
     """A filter's values and their ids, unpacked only for the values a filter lets through."""
 
     def __init__(self, raw: dict[Value, bytes]) -> None:
         self.raw = raw
-        self._unpacked: dict[Value, set[int]] = {}
+        self._unpacked: dict[Value, int] = {}
 
-    def __getitem__(self, value: Value) -> set[int]:
+    def __getitem__(self, value: Value) -> int:
         if value not in self._unpacked:
             self._unpacked[value] = _unpack(self.raw[value])
         return self._unpacked[value]
@@ -822,8 +829,9 @@ def _unpack_ordered(blob: object) -> array:
     return array(_IDS, blob)
 
 
-def _unpack(blob: object) -> set[int]:
-    return set(_unpack_ordered(blob))
+def _unpack(blob: object) -> int:
+    """The ids of a postings row, as the bitset the query path works on."""
+    return bitset(_unpack_ordered(blob))
 
 
 def answer(
