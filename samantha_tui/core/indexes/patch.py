@@ -12,6 +12,7 @@ byte.
 from __future__ import annotations
 
 import bisect
+import operator
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -38,16 +39,29 @@ _COUNTED = {
 }
 
 
-def patch_list(old: Any, new: list[Any], in_scope: InScope, key_of: EntryKey) -> list[Any]:
+def patch_list(
+    old: Any,
+    new: list[Any],
+    in_scope: InScope,
+    key_of: EntryKey,
+    exact: frozenset[str] | None = None,
+) -> list[Any]:
     """One entry list: in-scope entries follow `new` (the list the files give), the rest stay.
 
     An in-scope entry already listed is replaced where it stands; one `new` no longer lists is
     dropped; one `new` adds goes after the entry `new` puts before it (or before the first
     one `new` puts after it). Items that are not entries, and entries of no memory in scope,
     keep their places.
+
+    `exact` (see scope.KindScope.exact): the in-scope keys are exactly these `file` values,
+    so the lists are searched for them in C instead of asking every entry for its key.
     """
     if not isinstance(old, list):
         return list(new)
+    if exact is not None:
+        found = _patch_exact(old, new, exact, key_of)
+        if found is not None:
+            return found
     wanted: dict[str, Any] = {}
     for item in new:
         key = key_of(item)
@@ -64,6 +78,73 @@ def patch_list(old: Any, new: list[Any], in_scope: InScope, key_of: EntryKey) ->
         elif key in wanted:
             kept.append(wanted[key])
             placed.add(key)
+    missing = [key for key in wanted if key not in placed]
+    if not missing:
+        return kept
+    return _inserted(kept, new, missing, key_of)
+
+
+_FILE = operator.methodcaller("get", "file")
+
+
+def _files(items: list[Any]) -> list[Any] | None:
+    """Each item's `file`, or None when an item is not a mapping (the general path takes it)."""
+    try:
+        return list(map(_FILE, items))
+    except (AttributeError, TypeError):
+        return None
+
+
+def _places(files: list[Any], key: str) -> list[int]:
+    """Every index of key in files, found by list.index (C), not a Python test per item."""
+    found: list[int] = []
+    start = 0
+    while True:
+        try:
+            start = files.index(key, start)
+        except ValueError:
+            return found
+        found.append(start)
+        start += 1
+
+
+def _patch_exact(
+    old: list[Any], new: list[Any], exact: frozenset[str], key_of: EntryKey
+) -> list[Any] | None:
+    """patch_list when the in-scope keys are exactly `exact`: the same result, made by
+    replacing and dropping at the places of those keys alone."""
+    old_files, new_files = _files(old), _files(new)
+    if old_files is None or new_files is None:
+        return None
+    firsts = {}
+    for key in exact:
+        places = _places(new_files, key)
+        if places:
+            firsts[key] = places[0]
+    wanted = {key: new[firsts[key]] for key in sorted(firsts, key=firsts.__getitem__)}
+    replaced: dict[int, Any] = {}
+    dropped: list[int] = []
+    placed: set[str] = set()
+    for key in exact:
+        places = _places(old_files, key)
+        if not places:
+            continue
+        if key in wanted:
+            # Its first entry follows the file; a later one is the index's own.
+            replaced[places[0]] = wanted[key]
+            placed.add(key)
+        else:
+            dropped += places
+    kept = old.copy()
+    for index, item in replaced.items():
+        kept[index] = item
+    if dropped:
+        joined: list[Any] = []
+        start = 0
+        for index in sorted(dropped):
+            joined += kept[start:index]
+            start = index + 1
+        kept = joined + kept[start:]
     missing = [key for key in wanted if key not in placed]
     if not missing:
         return kept
@@ -103,7 +184,12 @@ def _inserted(kept: list[Any], new: list[Any], missing: list[str], key_of: Entry
 
 
 def _patch_groups(
-    old: Any, new: Mapping[str, Any], in_scope: InScope, key_of: EntryKey, sort: bool
+    old: Any,
+    new: Mapping[str, Any],
+    in_scope: InScope,
+    key_of: EntryKey,
+    sort: bool,
+    exact: frozenset[str] | None = None,
 ) -> dict[str, Any]:
     """A map of entry lists (`by_topic`, `recent`): each list patched; a group the patch empties
     is dropped when the files have none; new groups placed in sorted order when `sort`."""
@@ -114,7 +200,7 @@ def _patch_groups(
         if not isinstance(items, list):
             result[group] = items
             continue
-        patched = patch_list(items, list(entries(new.get(group))), in_scope, key_of)
+        patched = patch_list(items, list(entries(new.get(group))), in_scope, key_of, exact)
         if patched or not items or group in new:
             result[group] = patched
     for group, items in new.items():
@@ -133,8 +219,12 @@ def patch_data(
     derived: Mapping[str, Any],
     in_scope: InScope,
     key_of: EntryKey,
+    exact: frozenset[str] | None = None,
 ) -> dict[str, Any]:
-    """The index after the patch: derived counts and stamps, entry lists patched, the rest kept."""
+    """The index after the patch: derived counts and stamps, entry lists patched, the rest kept.
+
+    `exact`: the in-scope keys, when they are exactly some entries' `file` (a change's patch).
+    """
     if not old:
         return dict(derived)
     result = dict(old)
@@ -142,9 +232,10 @@ def patch_data(
     for key, value in derived.items():
         previous = old.get(key)
         if key in lists:
-            result[key] = patch_list(previous, list(value), in_scope, key_of)
+            result[key] = patch_list(previous, list(value), in_scope, key_of, exact)
         elif key in groups:
-            result[key] = _patch_groups(previous, value, in_scope, key_of, key == "by_topic")
+            sort = key == "by_topic"
+            result[key] = _patch_groups(previous, value, in_scope, key_of, sort, exact)
         elif isinstance(value, Mapping) and isinstance(previous, Mapping):
             # `stats` and the like: derived keys replaced, unknown keys kept.
             result[key] = ordered({**previous, **value}, list(value), previous)

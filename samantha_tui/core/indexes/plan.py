@@ -235,6 +235,31 @@ def _lost_items(kind: Kind, before: Memory, after: Memory) -> dict[str, Any]:
     return found
 
 
+_FIRSTS: dict[int, tuple[Mapping[str, Any], Kind, dict[str, Mapping[str, Any]]]] = {}
+"""Each entry's first appearance by its `file`, for the index data last planned from (by id;
+the tuple keeps the data alive, and nothing changes an index's data once read or made)."""
+_FIRSTS_LIMIT = 16
+
+
+def _first_by_file(kind: Kind, old: Mapping[str, Any]) -> dict[str, Mapping[str, Any]] | None:
+    """first_by_key of a memory kind's index by `file` alone, made once per index data.
+
+    For a key that names a memory this is what first_by_key with the scope's keys gives (an
+    entry's key is its `file` when that names a memory): the index's entries are looked up
+    only by memories' keys, so the entries of no memory it also holds change nothing.
+    """
+    if kind.is_project_kind:
+        return None
+    cached = _FIRSTS.get(id(old))
+    if cached is not None and cached[0] is old and cached[1] is kind:
+        return cached[2]
+    found = first_by_key(kind, old)
+    if len(_FIRSTS) >= _FIRSTS_LIMIT:
+        _FIRSTS.clear()
+    _FIRSTS[id(old)] = (old, kind, found)
+    return found
+
+
 def _previous_entries(
     kind: Kind,
     tree: Tree,
@@ -243,10 +268,16 @@ def _previous_entries(
     previous: Mapping[str, Memory],
     current: Mapping[str, Memory] | None = None,
 ) -> dict[str, Mapping[str, Any]]:
-    """The index's entry for each memory, less the list items the change took out of its file."""
-    found = dict(first_by_key(kind, old, keys.key_of))
+    """The index's entry for each memory, less the list items the change took out of its file.
+
+    Read it, never change it: for a memory kind it may be the map kept for this very index.
+    """
+    found = _first_by_file(kind, old) if old else {}
+    if kind.is_project_kind or found is None:
+        found = first_by_key(kind, old, keys.key_of)
     if not previous:
         return found
+    copied = False
     # The records now at the changed paths: handed over by the caller, or found in one pass.
     now = (
         current if current is not None else {m.path: m for m in tree.memories if m.path in previous}
@@ -263,6 +294,8 @@ def _previous_entries(
             continue  # gone (its entry goes) or moved (its entry's lists stay as they are)
         items = _lost_items(kind, before, after)
         if items:
+            if not copied:
+                found, copied = dict(found), True
             found[key] = {
                 field: without(value, items[field]) if field in items else value
                 for field, value in entry.items()
@@ -295,7 +328,7 @@ def _plan_kind(
     stamp = stamp if isinstance(stamp, str) else today.isoformat()
     built = _build(kind, tree, old, today, stamp, previous, keys.key_of)
     if old:
-        data = patch_data(kind, old, built.data, keys.in_scope, keys.key_of)
+        data = patch_data(kind, old, built.data, keys.in_scope, keys.key_of, keys.exact)
         built = dataclasses.replace(built, data=data)
     new_json = dump_json(built.data)
     hand_laid = False

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,31 +53,68 @@ def derived_entry(kind: Kind, memory: Memory) -> dict[str, Any]:
 class _Keys:
     """The entry keys of a kind's memories (all, and readable ones), kept between writes and
     updated for the records a change replaced: making them again from 7,000 memories cost a
-    sixth of a write."""
+    sixth of a write, and copying the sets after each change a tenth at 100,000."""
 
     def __init__(self, kinds: tuple[Kind, ...]) -> None:
         self.tracked = Tracked(kinds)
         self.existing: Counter[str] = Counter()
         self.readable: Counter[str] = Counter()
         """Counts, as two project folders of two kinds can share a key."""
-        self.sets: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+        self.folders: Counter[str] = Counter()
+        """Every folder (`topic/`) a memory key lies in: a change's folder prefix matters only
+        when some key lies under it."""
+        self.sets: tuple[set[str], set[str]] = (set(), set())
+        self.holder: weakref.ref[KindScope] | None = None
+        """The scope the sets were last handed to: while it lives, a change copies them first,
+        so a scope never sees them change under it."""
 
-    def update(self, memories: Sequence[Memory]) -> tuple[frozenset[str], frozenset[str]]:
+    def update(self, memories: Sequence[Memory], holder: KindScope) -> tuple[set[str], set[str]]:
         added, removed = self.tracked.diff(memories)
-        if not (added or removed):
-            return self.sets
-        for memories_, step in ((removed, -1), (added, 1)):
-            good = set(map(id, readable(memories_)[0]))
-            for m in memories_:
-                key = entry_key(m.kind, m)
-                for counter in (
-                    (self.existing, self.readable) if id(m) in good else (self.existing,)
-                ):
-                    counter[key] += step
-                    if not counter[key]:
-                        del counter[key]
-        self.sets = (frozenset(self.existing), frozenset(self.readable))
+        if added or removed:
+            if self.holder is not None and self.holder() is not None:
+                self.sets = (set(self.sets[0]), set(self.sets[1]))
+            existing_set, readable_set = self.sets
+            for memories_, step in ((removed, -1), (added, 1)):
+                good = set(map(id, readable(memories_)[0]))
+                for m in memories_:
+                    key = entry_key(m.kind, m)
+                    _step(self.existing, existing_set, key, step)
+                    if id(m) in good:
+                        _step(self.readable, readable_set, key, step)
+                    if not m.kind.is_project_kind:
+                        for folder in _folders(key):
+                            _step(self.folders, None, folder, step)
+        self.holder = weakref.ref(holder)
         return self.sets
+
+
+def _step(counter: Counter[str], members: set[str] | None, key: str, step: int) -> None:
+    """Count key up or down, keeping `members` the set of keys counted."""
+    counter[key] += step
+    if not counter[key]:
+        del counter[key]
+        if members is not None:
+            members.discard(key)
+    elif members is not None:
+        members.add(key)
+
+
+def _folders(key: str) -> list[str]:
+    """The folders a key lies in, each ending in `/`: `a/b/c.md` -> `a/`, `a/b/`."""
+    parts = key.split("/")[:-1]
+    return ["/".join(parts[: i + 1]) + "/" for i in range(len(parts))]
+
+
+class _Either:
+    """Membership in either of two sets, without copying the larger one."""
+
+    __slots__ = ("first", "second")
+
+    def __init__(self, first: set[str], second: set[str]) -> None:
+        self.first, self.second = first, second
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.first or key in self.second
 
 
 _KEYS: dict[tuple[Kind, ...], _Keys] = {}
@@ -89,14 +127,17 @@ class KindScope:
     def __init__(self, kind: Kind, tree: Tree, scope: Scope) -> None:
         self.kind = kind
         self.feeding = feeding(kind)
-        with _KEYS_LOCK:
-            keys = _KEYS.get(self.feeding) or _KEYS.setdefault(self.feeding, _Keys(self.feeding))
-            self.existing, self.readable = keys.update(tree.memories)
         self.keys: set[str] | None = None
         self.prefixes: tuple[str, ...] = ()
         if scope.paths is not None:
             self._take(scope.paths)
-        known = self.existing if not self.keys else self.existing | self.keys
+        with _KEYS_LOCK:
+            keys = _KEYS.get(self.feeding) or _KEYS.setdefault(self.feeding, _Keys(self.feeding))
+            self.existing, self.readable = keys.update(tree.memories, self)
+            under = any(keys.folders.get(prefix) for prefix in self.prefixes)
+        known: Collection[str] = self.existing
+        if self.keys and not self.keys <= self.existing:
+            known = _Either(self.existing, self.keys)
         self.plain_key_of: EntryKey = entry_keys(kind, known)
         """Ties an entry to a file, or None."""
         self.key_of: EntryKey = self.plain_key_of
@@ -104,6 +145,18 @@ class KindScope:
         if scope.remove_stale:
             plain = self.plain_key_of
             self.key_of = lambda entry: plain(entry) or STALE
+        self.exact: frozenset[str] | None = None
+        """When set, the keys in scope are exactly these `file` values: an entry is in scope
+        only if its `file` is one of them (see patch.patch_list's fast path)."""
+        if (
+            self.keys is not None
+            and not kind.is_project_kind
+            and not scope.remove_stale
+            and not under
+            and not any(key.startswith(self.prefixes) for key in self.keys if self.prefixes)
+        ):
+            # No key lies under a changed path's folder prefix: only the keys themselves count.
+            self.exact = frozenset(key for key in self.keys if self.in_scope(key))
 
     def _take(self, paths: frozenset[str]) -> None:
         keys: set[str] = set()
