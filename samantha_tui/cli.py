@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from . import __version__
 from .commands.common import EXIT_NOT_FOUND, EXIT_PROBLEMS, UserError, tree_option
 from .commands.output import visible_output
-from .core.atomic import StoreError
+from .core.errors import StoreError
 from .core.locate import TreeNotFound, find_root
 from .core.tree_lock import APP, name_this_process
 

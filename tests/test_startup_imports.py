@@ -97,7 +97,9 @@ def test_a_headless_command_imports_no_textual(argv: list[str], demo_root: Path)
         f"    main({[*argv, '--tree', str(root)]!r})\n"
     )
     modules = imported_after(code)
-    assert "samantha_tui.core.store" in modules  # the command did read the tree
+    # The command did read the tree: a search through the catalog alone, the others a store.
+    reader = "samantha_tui.core.tree_search" if argv[0] == "search" else "samantha_tui.core.store"
+    assert reader in modules
     toolkit = sorted(name for name in modules if name.split(".")[0] in ("textual", "rich"))
     assert toolkit == [], f"samantha-tui {' '.join(argv)} imported {toolkit[:5]}"
 
@@ -130,3 +132,18 @@ def test_a_headless_command_imports_only_its_own_command_module(demo_root: Path)
     assert not {"samantha_tui.commands.curate", "samantha_tui.commands.search"} & set(commands)
     assert "samantha_tui.core.lifecycle" not in modules
     assert "rapidfuzz" not in modules
+
+
+def test_a_headless_search_imports_neither_the_store_nor_the_writer(demo_root: Path) -> None:
+    """Run many times a minute by scripts: it answers from the catalog, and never needs the
+    store, the atomic writer, YAML or the trash."""
+    code = (
+        "import contextlib, io\n"
+        "from samantha_tui.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['search', 'ci', '--tree', {str(demo_root)!r}])\n"
+    )
+    modules = imported_after(code)
+    assert "samantha_tui.core.tree_search" in modules
+    heavy = {"samantha_tui.core.store", "samantha_tui.core.atomic", "samantha_tui.core.trash"}
+    assert sorted(heavy & modules) == []

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.locate import find_root
-from ..core.store import Store
 from ..core.visible import visible
 
 if TYPE_CHECKING:
     from ..core.plan import Plan
+    from ..core.store import Store
 
 EXIT_PROBLEMS = 1
 EXIT_NOT_FOUND = 2
@@ -42,6 +42,9 @@ def locate(args: argparse.Namespace) -> Path:
 
 def open_store(args: argparse.Namespace) -> Store:
     """A store over the tree the arguments name, already scanned."""
+    # Imported here: the store brings the writer, YAML and the trash, which a search never needs.
+    from ..core.store import Store
+
     store = Store(locate(args))
     tree = store.scan()
     for notice in tree.notices:  # the catalog's: damaged, locked, or not where it should be

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import os
 import tempfile
 import threading
@@ -12,11 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from . import known_files
+from .digest import digest_bytes
+from .errors import StoreError
 from .json_read import NotRegular, kind_of, read_regular
-
-
-class StoreError(Exception):
-    """A change the store refused or could not make; the message says what to do."""
 
 
 class ConflictError(StoreError):
@@ -65,10 +62,6 @@ def failure(doing: str, rel: str, error: OSError, outcome: str) -> StoreError:
     if not what:
         what = (error.strerror or str(error) or type(error).__name__).lower()
     return StoreError(f"cannot {doing} {rel} ({outcome}): {what}; {advice}")
-
-
-def digest_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def digest_of(path: Path) -> str | None:

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from . import frontmatter, schema
-from .atomic import digest_bytes
+from .digest import digest_bytes
 from .json_read import NotRegular, kind_of, read_regular
 from .model import Kind, Memory, Problem, Severity
 

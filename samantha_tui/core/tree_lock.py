@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .atomic import StoreError
+from .errors import StoreError
 
 LOCK_FILE = ".ai/.lock"
 WAIT_SECONDS = 3.0
