@@ -236,3 +236,16 @@ def test_a_replaced_record_equal_in_value_is_no_change_and_any_other_is() -> Non
     assert [m.title for m in added] == ["new"] and removed == [same[30]]
     fewer = changed[:5] + changed[6:]
     assert tracked.diff(fewer) == ([], [changed[5]])
+
+
+def test_a_new_date_that_puts_a_memory_first_in_its_topic_moves_its_line_there(
+    tmp_path: Path,
+) -> None:
+    """Found by the property above: the unit kept the place it stood in index.md's by-topic
+    group although the rendering now lists it first there."""
+    root = write_demo(tmp_path / "demo", TODAY)
+    curator = Curator(Store(root, lambda: TODAY), auto_index=True)
+    curator.load()
+    curator.reindex()
+    _act(curator, "date", 0, 0)  # the demo's first editable memory, dated today
+    assert _indexes(root) == _regenerated(root, tmp_path / "full")

@@ -105,8 +105,9 @@ def patch_markdown(
     """theirs with the units of in-scope memories taken from ours, and ours' count lines.
 
     A unit of ours goes right after the unit ours puts before it (and the lines that follow
-    that one in the file, such as a hand-written note), else where its old self stood, else at
-    the top of its section: so patching once more changes nothing.
+    that one in the file, such as a hand-written note); at the top of its section when ours puts
+    it first there; else where its old self stood, else at the top: so patching once more
+    changes nothing.
     """
     if ours == theirs:
         return theirs
@@ -140,7 +141,10 @@ def patch_markdown(
             neighbour = next((present[k] for k in reversed(before) if k in present), None)
             if neighbour is not None:
                 anchor = chain.attached_end(neighbour)
-            elif here in stood:
+            elif here in stood and before:
+                # Its rendered neighbours are all gone from the file: where it stood. A unit
+                # rendered first in its section goes to the top, even if it stood lower (a
+                # memory whose new date puts it before the others of its topic).
                 anchor = stood[here]
             else:
                 anchor = chain.section_top(item.section)
