@@ -203,16 +203,3 @@ def test_review_on_the_demo_finds_something_of_each_kind(demo_root: Path) -> Non
     critical = {m.path for m in tree.critical}
     pruned = {c.path for c in lifecycle.prune(tree).candidates}
     assert not critical & pruned
-
-
-def test_dismissing_a_pending_update_trashes_it_and_leaves_the_index(demo_root: Path) -> None:
-    from samantha_tui.core.store import Store
-
-    store = Store(demo_root, lambda: TODAY)
-    store.scan()
-    index_before = (demo_root / TASKS / "index.json").read_bytes()
-    update = store.tree.pending_updates[0]
-    apply(store, lifecycle.dismiss_updates(store.tree).plan(), reindex=False)
-    assert not (demo_root / update.path).exists()
-    assert [e.path for e in store.trash_entries()] == [update.path]
-    assert (demo_root / TASKS / "index.json").read_bytes() == index_before

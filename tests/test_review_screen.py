@@ -325,7 +325,7 @@ def test_describe_says_one_in_the_singular_and_counts_critical(tree) -> None:
     assert impact.describe(impact.combine([picked], {}), store.tree) == []
 
 
-def test_describe_updates_tasks_and_dismissals_on_the_demo(demo_root: Path) -> None:
+def test_describe_updates_and_tasks_on_the_demo(demo_root: Path) -> None:
     status = demo_root / TASKS / "billing-export" / "status.md"
     status.write_text(status.read_text().replace("status: blocked", "status: completed"))
     store = Store(demo_root, lambda: TODAY)
@@ -338,11 +338,6 @@ def test_describe_updates_tasks_and_dismissals_on_the_demo(demo_root: Path) -> N
     assert impact.describe(impact.combine(proposals, every), store.tree) == [
         "Complete 1 task (its folder moves to work experience).",
         "Apply 1 pending project update to the current-tasks index.",
-    ]
-    dismiss = lifecycle.dismiss_updates(store.tree)
-    plan = impact.combine([dismiss], {dismiss.name: [UPDATE]})
-    assert impact.describe(plan, store.tree) == [
-        "Dismiss 1 pending project update (its file goes to the trash)."
     ]
 
 

@@ -73,7 +73,8 @@ def run_rule(args: argparse.Namespace) -> int:
         print(f"{candidate.path}  ({candidate.reason})")
         for operation in candidate.operations:
             print(f"    {operation.describe()}")
-        for line in impact.also_goes_lines(Plan(candidate.path, candidate.operations), store.tree):
+        alone = Plan(candidate.path, candidate.operations, rule=proposal.name)
+        for line in impact.also_goes_lines(alone, store.tree):
             print(f"    {line}")
     if not args.yes:
         print(f"{len(proposal.candidates)} candidate(s); run again with --yes to apply")

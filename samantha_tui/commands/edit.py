@@ -90,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"{args.file} is not a memory samantha-tui lists; nothing was written")
     # The same door as the app: the edit, then its entries patched in the indexes (journaled).
     edit = Operation("edit", rel, values=values, unset=unset, touch_updated=not args.keep_updated)
-    applied = apply(store, Plan(f"{args.command} {rel}", (edit,)), reindex=not args.no_index)
+    plan = Plan(f"{args.command} {rel}", (edit,), rule=args.command)
+    applied = apply(store, plan, reindex=not args.no_index)
     print(f"{rel}: updated")
     for index in applied.indexes:
         print(f"{index}: entry patched")

@@ -8,6 +8,7 @@ is what the notice says.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,11 @@ SHOWN = 3
 
 BULK_KEYS = ("importance", "type", "project", "updated", "status", "confidence")
 """The keys the bulk form may set on many memories at once (besides `critical` and topics)."""
+
+# The bulk edits' names: the rule of the plans made here (see Plan.rule).
+BULK_CRITICAL = "critical on many"
+BULK_IMPORTANCE = "importance on many"
+BULK_FORM = "bulk form"
 
 
 @dataclass(frozen=True)
@@ -156,8 +162,10 @@ def _plan(
     reason: str,
     read: Reader | None,
     asks: str,
+    rule: str,
 ) -> BulkPlan:
-    """`asks` is the question with `{n}` for the count: `Mark {n} critical?`."""
+    """`asks` is the question with `{n}` for the count: `Mark {n} critical?`; `rule` is the
+    edit's name (BULK_CRITICAL, ...)."""
     digests = {memory.path: memory.digest for memory in memories}
     kept: list[FileChange] = []
     for change in files:
@@ -183,7 +191,7 @@ def _plan(
     )
     title = f"{name} on {_count(len(kept))}"
     extra = left_alone_notice(left)
-    plan = Plan(f"{title} · {extra}" if extra else title, operations)
+    plan = Plan(f"{title} · {extra}" if extra else title, operations, rule=rule)
     return BulkPlan(plan, tuple(kept), tuple(left), asks.format(n=_count(len(kept))))
 
 
@@ -203,16 +211,19 @@ def toggle_critical(memories: Iterable[Memory], read: Reader | None = None) -> B
             "no longer critical",
             read,
             "Remove critical from {n}?",
+            BULK_CRITICAL,
         )
     files = [FileChange(m.path, {"critical": True}) for m in marked if not m.critical]
     already = [m for m in marked if m.critical]
     asks = "Mark {n} critical?"
-    bulk = _plan("marked critical", marked, files, [], "read every session", read, asks)
+    bulk = _plan(
+        "marked critical", marked, files, [], "read every session", read, asks, BULK_CRITICAL
+    )
     if not already:
         return bulk
     # Said, not left as a riddle: the memories critical before stay so.
     note = f"{_count(len(already))} already critical"
-    plan = Plan(f"{bulk.plan.name} · {note}", bulk.plan.operations)
+    plan = dataclasses.replace(bulk.plan, name=f"{bulk.plan.name} · {note}")
     return BulkPlan(plan, bulk.files, bulk.left_alone, bulk.asks)
 
 
@@ -247,7 +258,7 @@ def step_importance(memories: Iterable[Memory], step: int, read: Reader | None =
         files.append(FileChange(memory.path, {"importance": target}))
     name = "importance raised" if step > 0 else "importance lowered"
     asks = "Raise the importance of {n}?" if step > 0 else "Lower the importance of {n}?"
-    return _plan(name, marked, files, left, name, read, asks)
+    return _plan(name, marked, files, left, name, read, asks, BULK_IMPORTANCE)
 
 
 def _applies(key: str, memory: Memory) -> bool:
@@ -326,7 +337,7 @@ def edit_many(
         elif why is not None:
             left.append(LeftAlone(memory.path, why))
     asks = "Save these fields to {n}?"
-    return _plan("fields set", marked, files, left, "set in the bulk form", read, asks)
+    return _plan("fields set", marked, files, left, "set in the bulk form", read, asks, BULK_FORM)
 
 
 def preview(memories: Iterable[Memory], change: BulkChange) -> tuple[list[FileChange], int]:

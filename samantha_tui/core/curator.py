@@ -284,11 +284,12 @@ class Curator:
             previous = plans.records_under(self.store, undo)
             inverse = plans.with_trash_ids_now(self.store, undo)
             ops = tuple(plans.over_current(self.store, op) for op in inverse.operations)
-            done = plans.apply(self.store, plans.Plan(inverse.name, ops), reindex=False)
+            over_theirs = plans.Plan(inverse.name, ops, rule=inverse.rule)
+            done = plans.apply(self.store, over_theirs, reindex=False)
             self._history.pop()
             self._redo.clear()
             put_back = self._put_back_indexes(self._index_writes.pop(id(applied), []))
-            over = plans.Plan(f"{applied.plan.name} undone over their version")
+            over = plans.Plan(f"{applied.plan.name} undone over their version", rule=plans.UNDO)
             made = plans.Applied(over, done.inverse, done.touched)
             self._history.append(made)
             name = f"undone over their version: {applied.plan.name}"
@@ -371,7 +372,7 @@ class Curator:
                 seen = journal.content_digest(self.store.root / op.path)
                 op = dataclasses.replace(op, seen=seen)
             ops.append(op)
-        return plans.Plan(redo.name, tuple(ops))
+        return plans.Plan(redo.name, tuple(ops), rule=plans.REDO)
 
     def index_plan(self, remove_stale: bool = False) -> plans.Plan:
         """Bringing every index in step with the files, as a plan to show and then apply: each
@@ -391,7 +392,7 @@ class Curator:
                 self.store.tree, self.store.root, self.store.today(), None, scope
             )
             name = "index: remove entries tied to no file" if remove_stale else "index: regenerate"
-            return plans.Plan(name, tuple(map(index_operation, updates)))
+            return plans.Plan(name, tuple(map(index_operation, updates)), rule=plans.INDEX)
 
     def overwrite(self, plan: plans.Plan) -> Outcome:
         """Apply a plan a conflict refused, over the files as they are now ("keep mine").
@@ -404,7 +405,7 @@ class Curator:
         with self._lock:
             self.absorb(op.path for op in plan.operations)
             ops = tuple(plans.over_current(self.store, op) for op in plan.operations)
-            return self.apply(plans.Plan(plan.name, ops))
+            return self.apply(plans.Plan(plan.name, ops, rule=plan.rule))
 
     def absorb(self, paths: Iterable[str]) -> Outcome:
         """Take in changes another program made to these paths; indexes are left to `reindex`."""
@@ -428,8 +429,9 @@ class Curator:
                 return None
             self._redo.clear()
             undo = plans.Operation("write", path, data=before, expected=digest_bytes(after))
-            edit = plans.Plan(f"{edits.name_of(path)}: edited in your editor")
-            self._history.append(plans.Applied(edit, plans.Plan(f"undo {edit.name}", (undo,)), ()))
+            edit = plans.Plan(f"{edits.name_of(path)}: edited in your editor", rule=edits.EDITOR)
+            inverse = plans.Plan(f"undo {edit.name}", (undo,), rule=plans.UNDO)
+            self._history.append(plans.Applied(edit, inverse, ()))
             return dataclasses.replace(self._after(edit.name, (path,)), changed=taken.changed)
 
     def reindex(

@@ -17,6 +17,17 @@ from .plan import Operation, Plan
 from .schema import IMPORTANCE
 from .wording import quoted
 
+# The edits' names: the rule of the plans made here (see Plan.rule).
+CRITICAL = "critical"
+STEP_IMPORTANCE = "importance"
+FORM = "form"
+TRASH = "trash"
+CREATE = "create"
+RESTORE = "restore"
+RESTORE_COPY = "restore as a copy"
+EDITOR = "editor"
+"""A file saved in the editor the app launched: its undo puts the previous bytes back."""
+
 
 def name_of(path: str) -> str:
     """What a person calls a memory in a notice: its file name, or its project for a status.md."""
@@ -61,9 +72,9 @@ def toggle_critical(memory: Memory) -> Plan:
     """Mark a memory critical (`critical: true`), or remove the key when it is."""
     if memory.critical:
         op = _edit(memory.path, "no longer critical", unset=("critical",))
-        return Plan(f"{name_of(memory.path)}: no longer critical", (op,))
+        return Plan(f"{name_of(memory.path)}: no longer critical", (op,), rule=CRITICAL)
     op = _edit(memory.path, "read every session", values={"critical": True})
-    return Plan(f"{name_of(memory.path)}: marked critical", (op,))
+    return Plan(f"{name_of(memory.path)}: marked critical", (op,), rule=CRITICAL)
 
 
 def step_importance(memory: Memory, step: int) -> Plan:
@@ -88,7 +99,7 @@ def step_importance(memory: Memory, step: int) -> Plan:
             raise StoreError(f"{memory.path} is already at {raw} importance")
         target = IMPORTANCE[index]
     op = _edit(memory.path, f"importance {raw or 'unset'} -> {target}", {"importance": target})
-    return Plan(f"{name_of(memory.path)}: importance {target}", (op,))
+    return Plan(f"{name_of(memory.path)}: importance {target}", (op,), rule=STEP_IMPORTANCE)
 
 
 def edit_fields(
@@ -102,7 +113,7 @@ def edit_fields(
     against the digest the form was opened on."""
     op = _edit(path, "edited in the form", set_values, unset, expected, title)
     said = "fields saved" if set_values or unset else "title saved"
-    return Plan(f"{name_of(path)}: {said}", (op,))
+    return Plan(f"{name_of(path)}: {said}", (op,), rule=FORM)
 
 
 def delete(memories: Iterable[Memory]) -> Plan:
@@ -110,12 +121,13 @@ def delete(memories: Iterable[Memory]) -> Plan:
     ops = tuple(Operation("trash", m.path, "deleted by you", seen=m.digest) for m in memories)
     first = name_of(ops[0].path) if ops else "nothing"
     more = f" and {len(ops) - 1} more" if len(ops) > 1 else ""
-    return Plan(f"{first}{more} moved to the trash", ops)
+    return Plan(f"{first}{more} moved to the trash", ops, rule=TRASH)
 
 
 def create(rel: str, data: bytes) -> Plan:
     """Write a new memory file (refused if one is already there)."""
-    return Plan(f"{name_of(rel)}: created", (Operation("add", rel, "new memory", data=data),))
+    op = Operation("add", rel, "new memory", data=data)
+    return Plan(f"{name_of(rel)}: created", (op,), rule=CREATE)
 
 
 def restore_copy(root: Path, entry: trash.TrashEntry) -> Plan:
@@ -124,4 +136,4 @@ def restore_copy(root: Path, entry: trash.TrashEntry) -> Plan:
     data = trash.item_bytes(root, entry)
     rel = trash.copy_name(entry, lambda r: (root / r).exists() or (root / r).is_symlink())
     op = Operation("add", rel, f"restored as a copy of {entry.path}", data=data)
-    return Plan(f"{name_of(rel)}: restored as a copy", (op,))
+    return Plan(f"{name_of(rel)}: restored as a copy", (op,), rule=RESTORE_COPY)

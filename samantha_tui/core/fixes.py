@@ -23,6 +23,8 @@ from .model import Kind, Memory, Problem
 from .plan import Operation, Plan
 
 NO_FIX = "no automatic fix; e opens the form"
+FIX = "fix"
+"""The rule of a fix's plan (see Plan.rule)."""
 _NAME_DATE = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})_")
 _CHOICES = {
     "importance": schema.IMPORTANCE,
@@ -63,7 +65,7 @@ class Fix:
             touch_updated=False,
         )
         keys = ", ".join([*self.values, *self.unset])
-        return Plan(f"{name_of(self.path)}: fixed {keys}", (op,))
+        return Plan(f"{name_of(self.path)}: fixed {keys}", (op,), rule=FIX)
 
     def lines(self) -> list[str]:
         """The plan in words for the confirmation: the file, then each line before -> after."""

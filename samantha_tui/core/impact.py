@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -9,8 +10,16 @@ from typing import Any
 from . import subconscious
 from .json_read import loads as json_loads
 from .json_read import read_regular
-from .lifecycle import Proposal
-from .model import Kind, Tree
+from .lifecycle import (
+    APPLY_UPDATES,
+    COMPLETE,
+    DEDUPE,
+    ESCALATE,
+    PROMOTE,
+    PRUNE,
+    Proposal,
+)
+from .model import Kind, Memory, Tree
 from .plan import Operation, Plan
 from .project_index import INDEX as TASKS_INDEX
 from .project_index import find_entry
@@ -18,29 +27,42 @@ from .store import Store
 
 # Edits run first, so a memory both escalated and promoted is copied with its new importance;
 # copies run before the trash and moves that take their sources away.
-RUN_ORDER = ("escalate", "apply updates", "promote", "dedupe", "prune", "complete")
+RUN_ORDER = (ESCALATE, APPLY_UPDATES, PROMOTE, DEDUPE, PRUNE, COMPLETE)
+
+# The rule of a reviewed batch; each of its parts keeps its own rule.
+REVIEW = "review"
+
+# Steps that are the second half of another step of their rule, and so said with it: a
+# promotion's trash (its copy), an applied update's trash (its index entry), a completion's
+# status.md edit (its folder's move).
+_SAID_WITH_ANOTHER = frozenset({(PROMOTE, "trash"), (APPLY_UPDATES, "trash"), (COMPLETE, "edit")})
 
 
 def combine(proposals: Iterable[Proposal], picked: Mapping[str, Collection[str]]) -> Plan:
-    """One plan of the picked candidates (paths by proposal name), applied and undone as a unit.
+    """One plan of the picked candidates (paths by proposal name), applied and undone as a unit:
+    a batch whose parts are the rules' plans, in the order they run.
 
-    A file two rules would trash (pruned and promoted, say) is trashed once.
+    A file two rules would trash (pruned and promoted, say) is trashed once, by the first.
     """
     chosen = [p for p in proposals if picked.get(p.name)]
     chosen.sort(key=lambda p: RUN_ORDER.index(p.name) if p.name in RUN_ORDER else len(RUN_ORDER))
-    operations: list[Operation] = []
+    parts: list[Plan] = []
     trashed: set[str] = set()
     counts: list[str] = []
     for proposal in chosen:
         wanted = set(picked[proposal.name])
         counts.append(f"{proposal.name} {sum(c.path in wanted for c in proposal.candidates)}")
-        for op in proposal.plan(wanted).operations:
+        kept: list[Operation] = []
+        planned = proposal.plan(wanted)
+        for op in planned.operations:
             if op.action == "trash":
                 if op.path in trashed:
                     continue
                 trashed.add(op.path)
-            operations.append(op)
-    return Plan(f"review: {', '.join(counts)}", tuple(operations))
+            kept.append(op)
+        parts.append(dataclasses.replace(planned, operations=tuple(kept)))
+    operations = tuple(op for part in parts for op in part.operations)
+    return Plan(f"review: {', '.join(counts)}", operations, rule=REVIEW, parts=tuple(parts))
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -48,41 +70,26 @@ def _count(n: int, one: str, many: str) -> str:
 
 
 def describe(plan: Plan, tree: Tree) -> list[str]:
-    """The plan's impact in words, one line per kind of change, from its operations and the records
-    of the files they touch."""
+    """The plan's impact in words, one line per kind of change, from the rule that planned each
+    operation and the records of the files they touch."""
     memories = {m.path: m for m in tree.memories}
-    updates = {u.path: u.project for u in tree.pending_updates}
-    ops = plan.operations
-    copied = {op.path for op in ops if op.action == "copy"}
-    completed = {
-        op.path
-        for op in ops
-        if op.action == "move"
-        and op.path.startswith(Kind.CURRENT_TASKS.folder + "/")
-        and (op.target or "").startswith(Kind.WORK_EXPERIENCE.folder + "/")
-    }
-    applied_to = {op.target for op in ops if op.action == "project-fields"}
-    trashed, promoted, raised, marked, dismissed, other = [], 0, 0, 0, 0, 0
-    for op in ops:
-        if op.action == "trash":
-            if op.path in copied:
-                continue  # the second half of a promotion
-            if op.path in memories:
-                trashed.append(memories[op.path])
-            elif op.path in updates:
-                # An applied update's file goes too; that is part of applying it.
-                dismissed += updates[op.path] not in applied_to
-            else:
-                other += 1
-        elif op.action == "copy" and (op.target or "").startswith(Kind.LONG_TERM.folder + "/"):
-            promoted += 1
-        elif op.action == "project-fields" or (op.action == "move" and op.path in completed):
+    trashed: list[Memory] = []
+    completed: set[str] = set()
+    promoted = raised = marked = applied = other = 0
+    for rule, op in plan.by_rule():
+        if (rule, op.action) in _SAID_WITH_ANOTHER:
             continue
-        elif op.action == "edit" and op.path.rsplit("/", 1)[0] in completed:
-            continue  # a completed task's status.md
-        elif op.action == "edit" and _escalation(op.values):
+        if op.action == "trash" and op.path in memories:
+            trashed.append(memories[op.path])
+        elif rule == PROMOTE and op.action == "copy":
+            promoted += 1
+        elif rule == ESCALATE and op.action == "edit":
             raised += op.values.get("importance") == "high"
             marked += op.values.get("critical") is True
+        elif rule == COMPLETE and op.action == "move":
+            completed.add(op.path)
+        elif rule == APPLY_UPDATES and op.action == "project-fields":
+            applied += 1
         else:
             other += 1
     lines = []
@@ -107,17 +114,12 @@ def describe(plan: Plan, tree: Tree) -> list[str]:
         n = len(completed)
         where = "its folder moves" if n == 1 else "their folders move"
         lines.append(f"Complete {_count(n, 'task', 'tasks')} ({where} to work experience).")
-    if applied_to:
-        n = sum(op.action == "project-fields" for op in ops)
-        update = _count(n, "pending project update", "pending project updates")
+    if applied:
+        update = _count(applied, "pending project update", "pending project updates")
         lines.append(f"Apply {update} to the current-tasks index.")
-    if dismissed:
-        update = _count(dismissed, "pending project update", "pending project updates")
-        files = "its file goes" if dismissed == 1 else "their files go"
-        lines.append(f"Dismiss {update} ({files} to the trash).")
     if other:
         lines.append(f"And {_count(other, 'other file operation', 'other file operations')}.")
-    gone = [op.path for op in ops if op.action == "trash" and op.path in memories]
+    gone = [op.path for op in plan.operations if op.action == "trash" and op.path in memories]
     lines.extend(also_goes_lines(plan, tree))
     return lines + subconscious.warnings(tree, gone)
 
@@ -153,14 +155,6 @@ def also_goes_lines(plan: Plan, tree: Tree) -> list[str]:
     paths = [op.path for op in plan.operations if op.action in ("trash", "move")]
     names = goes_with(paths, tree)
     return [f"Also goes: {', '.join(names)}."] if names else []
-
-
-def _escalation(values: Mapping[str, Any]) -> bool:
-    """Only raising importance to high and marking critical are escalations."""
-    return bool(values) and all(
-        (key == "importance" and value == "high") or (key == "critical" and value is True)
-        for key, value in values.items()
-    )
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,9 @@
 """Curation rules of the samantha-llm format as reviewable proposals: prune, promote, escalate,
-dedupe, complete a task, apply or dismiss a pending project update.
+dedupe, complete a task, apply a pending project update.
 
 Each rule returns a Proposal: candidates, each with its reason and the operations it would take. The
-person picks candidates; `Proposal.plan(picked)` turns them into one Plan for the store to apply.
+person picks candidates; `Proposal.plan(picked)` turns them into one Plan for the store to apply,
+carrying the rule's name.
 """
 
 from __future__ import annotations
@@ -36,6 +37,14 @@ SIMILAR_BODIES = 90
 _MERGE_STAMP = re.compile(r"_(\d{8}_\d{6})$")
 _LEADING_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}_")
 
+# The rules' names: each proposal's, and the rule of the plans made from it.
+PRUNE = "prune"
+PROMOTE = "promote"
+ESCALATE = "escalate"
+DEDUPE = "dedupe"
+COMPLETE = "complete"
+APPLY_UPDATES = "apply updates"
+
 
 @dataclass(frozen=True)
 class Candidate:
@@ -52,10 +61,11 @@ class Proposal:
     """Everything one rule proposes for a tree."""
 
     name: str
+    """The rule's name (PRUNE, PROMOTE, ...)."""
     candidates: tuple[Candidate, ...] = ()
 
     def plan(self, picked: Iterable[str] | None = None) -> Plan:
-        """A plan of the picked candidates (by path), or of all of them."""
+        """A plan of the picked candidates (by path), or of all of them; its rule is this one."""
         chosen = None if picked is None else set(picked)
         operations = tuple(
             op
@@ -63,7 +73,7 @@ class Proposal:
             if chosen is None or candidate.path in chosen
             for op in candidate.operations
         )
-        return Plan(self.name, operations)
+        return Plan(self.name, operations, rule=self.name)
 
 
 def _readable(memories: Iterable[Memory]) -> list[Memory]:
@@ -100,7 +110,7 @@ def prune(tree: Tree) -> Proposal:
             continue
         operation = Operation("trash", memory.path, reason, seen=memory.digest)
         candidates.append(Candidate(memory.path, memory.title, reason, (operation,)))
-    return Proposal("prune", _merge_warned(tree, candidates))
+    return Proposal(PRUNE, _merge_warned(tree, candidates))
 
 
 def promoted_name(memory: Memory, today: dt.date, taken: set[str]) -> str:
@@ -137,7 +147,7 @@ def promote(tree: Tree, today: dt.date) -> Proposal:
             Operation("trash", memory.path, f"promoted to {target}", seen=memory.digest),
         )
         candidates.append(Candidate(memory.path, memory.title, reason, operations))
-    return Proposal("promote", _merge_warned(tree, candidates))
+    return Proposal(PROMOTE, _merge_warned(tree, candidates))
 
 
 def escalate(tree: Tree) -> Proposal:
@@ -159,7 +169,7 @@ def escalate(tree: Tree) -> Proposal:
         reason = f"referenced {refs} times: {wants}"
         operation = Operation("edit", memory.path, reason, values=values, seen=memory.digest)
         candidates.append(Candidate(memory.path, memory.title, reason, (operation,)))
-    return Proposal("escalate", tuple(candidates))
+    return Proposal(ESCALATE, tuple(candidates))
 
 
 def _richness(memory: Memory) -> tuple[bool, int, int, int, int]:
@@ -234,7 +244,7 @@ def dedupe(tree: Tree) -> Proposal:
     for _keep, drop, reason in chosen_pairs(tree):
         operation = Operation("trash", drop.path, reason, seen=drop.digest)
         candidates.append(Candidate(drop.path, drop.title, reason, (operation,)))
-    return Proposal("dedupe", _merge_warned(tree, candidates))
+    return Proposal(DEDUPE, _merge_warned(tree, candidates))
 
 
 def _merge_warned(tree: Tree, candidates: list[Candidate]) -> tuple[Candidate, ...]:
@@ -287,7 +297,7 @@ def complete(tree: Tree, today: dt.date, projects: Iterable[str] | None = None) 
             Operation("move", folder, reason, target=target),
         )
         candidates.append(Candidate(folder, memory.title, reason, operations))
-    return Proposal("complete", tuple(candidates))
+    return Proposal(COMPLETE, tuple(candidates))
 
 
 def update_changes(update: PendingUpdate) -> tuple[dict[str, object], dict[str, object]]:
@@ -318,16 +328,7 @@ def pending_updates(tree: Tree) -> Proposal:
             Operation("trash", update.path, "applied"),
         )
         candidates.append(Candidate(update.path, update.project, reason, operations))
-    return Proposal("apply updates", tuple(candidates))
-
-
-def dismiss_updates(tree: Tree) -> Proposal:
-    """Trash pending project updates without applying them."""
-    candidates = tuple(
-        Candidate(u.path, u.project, "dismissed", (Operation("trash", u.path, "dismissed"),))
-        for u in tree.pending_updates
-    )
-    return Proposal("dismiss updates", candidates)
+    return Proposal(APPLY_UPDATES, tuple(candidates))
 
 
 def review(tree: Tree, today: dt.date) -> list[Proposal]:

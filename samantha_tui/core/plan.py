@@ -90,15 +90,42 @@ def _unset(keys: tuple[str, ...]) -> str:
     return f"; remove {', '.join(keys)}" if keys else ""
 
 
+# What made the plans that are neither a curation rule's nor an edit of memories: applying a
+# plan makes its undo, undoing that makes the redo; an index plan brings the indexes in step.
+UNDO = "undo"
+REDO = "redo"
+INDEX = "index"
+
+
 @dataclass(frozen=True)
 class Plan:
     """A named list of operations; empty plans are fine (nothing to do)."""
 
     name: str
     operations: tuple[Operation, ...] = ()
+    rule: str = ""
+    """What made the plan, for whatever describes it (never guessed back from the operations):
+    a curation rule's name (`prune`, `apply updates`: see lifecycle.py), an edit's (`critical`,
+    `trash`: see edits.py, fixes.py, bulk_edits.py), `undo`, `redo` or `index`; a reviewed batch
+    says `review`. Empty: made by hand (a test), nothing known."""
+    parts: tuple[Plan, ...] = ()
+    """A batch: the plan of each rule in it, in the order they run. Its operations are theirs,
+    one part after another; every other plan has none."""
+
+    def __post_init__(self) -> None:
+        # A batch whose operations drifted from its parts would be described as something else
+        # than what it does.
+        if self.parts and self.operations != tuple(
+            op for part in self.parts for op in part.operations
+        ):
+            raise ValueError(f"{self.name}: a batch's operations must be those of its parts")
 
     def __bool__(self) -> bool:
         return bool(self.operations)
+
+    def by_rule(self) -> tuple[tuple[str, Operation], ...]:
+        """Each operation with the rule that planned it: its part's in a batch, else the plan's."""
+        return tuple((part.rule, op) for part in self.parts or (self,) for op in part.operations)
 
 
 @dataclass(frozen=True)
@@ -190,7 +217,7 @@ def apply(store: Store, plan: Plan, reindex: bool = True) -> Applied:
         raise _indexes_not_written(plan, writer, error) from None
     if writer is not None:
         writer.close()
-    inverse = Plan(f"undo {plan.name}", tuple(reversed(undo)))
+    inverse = Plan(f"undo {plan.name}", tuple(reversed(undo)), rule=UNDO)
     return Applied(plan, inverse, tuple(touched), tuple(indexes), tuple(skipped))
 
 

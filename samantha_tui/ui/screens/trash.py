@@ -197,7 +197,8 @@ class TrashScreen(LiveScreen):
         if entry is None:
             return
         operation = Operation("restore", entry.path, "restored by you", target=entry.id)
-        self.app.change(lambda: Plan(f"restore {name_of(entry.path)}", (operation,)))
+        name = f"restore {name_of(entry.path)}"
+        self.app.change(lambda: Plan(name, (operation,), rule=edits.RESTORE))
 
     def _restorable(self) -> trash.TrashEntry | None:
         """The selected entry, or None having said why nothing can be restored."""
