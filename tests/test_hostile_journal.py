@@ -2,8 +2,8 @@
 records naming `.git/config`, `.git`, absolute paths, `..`, a linked folder, a move out of the tree
 or a forged trash id are refused whole, before anything is done, by `recover` (every mode), `check`
 and the app's start-up; a linked journal folder is never followed. Also: what recovery would touch
-is listed before it acts, a failed index step keeps its journal, and index drift a kill left
-behind is reported."""
+is listed before it acts, a failed index step keeps its journal, and index drift a change left
+behind without a journal is reported."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ from samantha_tui.cli import main
 from samantha_tui.core import journal
 from samantha_tui.core import plan as plans
 from samantha_tui.core.atomic import StoreError, digest_bytes
-from samantha_tui.core.curator import Curator
 from samantha_tui.core.recovery import FINISH, ROLLBACK, Preview, preview, recover
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.recover import PREVIEW_LINES, RecoverScreen, _touched_lines
@@ -394,23 +393,15 @@ def test_a_full_disk_at_the_index_step_keeps_the_journal_to_finish(
     assert memories == {m.path: m.digest for m in store_of(done).tree.memories}
 
 
-class Killed(BaseException):
-    """The app killed: nothing catches it."""
-
-
-def test_recover_reports_the_drift_a_kill_before_the_index_writes_left(
-    root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+def test_recover_reports_the_drift_a_change_without_its_index_writes_left(
+    root: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    curator = Curator(store_of(root))
-
-    def killed(*args: object, **kwargs: object) -> None:
-        raise Killed
-
-    # The app's batch closes its journal, then patches the indexes: killed in between.
-    monkeypatch.setattr(Curator, "_patch", killed)
-    with pytest.raises(Killed):
-        curator.apply(batch(curator.store))
-    monkeypatch.undo()
+    # A change that left its indexes as they were (`set --no-index` here; another program's
+    # edit alike) leaves drift that no journal records.
+    assert (
+        main(["set", "--no-index", "--tree", str(root), str(root / KEEP), "importance=high"]) == 0
+    )
+    capsys.readouterr()
     assert journal.pending(root) is None and index_check(root, capsys) == 1
 
     assert main(["recover", str(root)]) == 1

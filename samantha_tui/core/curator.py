@@ -1,9 +1,12 @@
 """A person's curating session over a store: changes as plans, undo history, indexes kept in sync.
 
 The UI calls this from worker threads while the watcher feeds it other programs' changes, so every
-method that reads and then changes the tree holds one lock. The search index and a path lookup are
-kept in step with the tree after every change, by comparing records: the store replaces only the
-records it re-read, so an unchanged memory is the very same object before and after.
+method that reads and then changes the tree holds one lock. Every change goes through the door the
+headless commands use (`plan.apply`): the tree's lock, the journal, and the index patch inside the
+same journal, so a crash between a memory file and its index files is recovered the same way
+whoever made the change. The search index and a path lookup are kept in step with the tree after
+every change, by comparing records: the store replaces only the records it re-read, so an
+unchanged memory is the very same object before and after.
 """
 
 from __future__ import annotations
@@ -220,15 +223,14 @@ class Curator:
 
     def apply(self, plan: plans.Plan) -> Outcome:
         """Apply a plan whole or not at all (ConflictError names a file changed on disk)."""
-        from . import plan as plans
 
         # The change and the index patch after it are one hold of the tree: no writer between.
         with self._lock, tree_lock.hold(self.store.root):
             self._redo.clear()
-            previous = plans.records_under(self.store, plan)
-            applied = plans.apply(self.store, plan, reindex=False)
+            step = _IndexStep(self)
+            applied = self._through_door(plan, step)
             self._history.append(applied)
-            outcome = self._after(plan.name, applied.touched, previous, applied)
+            outcome = self._after(plan.name, applied, step, applied)
             if not applied.skipped:
                 return outcome
             # Another program's change is taken in, so the list shows the file as it is now.
@@ -252,17 +254,18 @@ class Curator:
             if not self._history:
                 raise StoreError("nothing to undo: no change has been made in this session")
             applied = self._history[-1]
-            previous = plans.records_under(self.store, applied.inverse)
             inverse = plans.with_trash_ids_now(self.store, applied.inverse)
+            # The index files the change patched go back inside the undo's own journal.
+            step = _IndexStep(self, self._index_writes.get(id(applied), []))
             try:
-                done = plans.apply(self.store, inverse, reindex=False)
+                done = self._through_door(inverse, step)
             except ConflictError as error:
                 raise UndoConflict(error.path, applied.inverse) from None
             self._history.pop()
+            self._index_writes.pop(id(applied), None)
             self._redo.append(Undone(applied.plan, self._checked_redo(done.inverse)))
-            put_back = self._put_back_indexes(self._index_writes.pop(id(applied), []))
             name = f"undone: {applied.plan.name}"
-            return self._after(name, done.touched, previous, skip=put_back)
+            return self._after(name, done, step)
 
     def undo_over_theirs(self, undo: plans.Plan) -> Outcome:
         """The undo a conflict refused, written over the files as they are now ("write mine
@@ -281,19 +284,18 @@ class Curator:
                 )
             applied = self._history[-1]
             self.absorb(op.path for op in undo.operations)
-            previous = plans.records_under(self.store, undo)
             inverse = plans.with_trash_ids_now(self.store, undo)
             ops = tuple(plans.over_current(self.store, op) for op in inverse.operations)
-            over_theirs = plans.Plan(inverse.name, ops, rule=inverse.rule)
-            done = plans.apply(self.store, over_theirs, reindex=False)
+            step = _IndexStep(self, self._index_writes.get(id(applied), []))
+            done = self._through_door(plans.Plan(inverse.name, ops, rule=inverse.rule), step)
             self._history.pop()
+            self._index_writes.pop(id(applied), None)
             self._redo.clear()
-            put_back = self._put_back_indexes(self._index_writes.pop(id(applied), []))
             over = plans.Plan(f"{applied.plan.name} undone over their version", rule=plans.UNDO)
             made = plans.Applied(over, done.inverse, done.touched)
             self._history.append(made)
             name = f"undone over their version: {applied.plan.name}"
-            return self._after(name, done.touched, previous, made, skip=put_back)
+            return self._after(name, done, step, made)
 
     def redo(self) -> Outcome:
         """Make again the change undone last; refused, with nothing written, when a file it
@@ -308,15 +310,15 @@ class Curator:
             for op in plan.operations:
                 if plans.stale_reason(self.store, op) is not None:
                     raise StoreError(_changed_since_undo(op.path))
-            previous = plans.records_under(self.store, plan)
+            step = _IndexStep(self)
             try:
-                done = plans.apply(self.store, plan, reindex=False)
+                done = self._through_door(plan, step)
             except ConflictError as error:
                 raise StoreError(_changed_since_undo(error.path)) from None
             self._redo.pop()
             redone = plans.Applied(undone.plan, done.inverse, done.touched)
             self._history.append(redone)
-            return self._after(f"redone: {undone.plan.name}", done.touched, previous, redone)
+            return self._after(f"redone: {undone.plan.name}", done, step, redone)
 
     def empty_trash(self, entry_ids: list[str]) -> Emptied:
         """Delete these trash entries for good; never undoable, so it is not in the history.
@@ -432,7 +434,7 @@ class Curator:
             edit = plans.Plan(f"{edits.name_of(path)}: edited in your editor", rule=edits.EDITOR)
             inverse = plans.Plan(f"undo {edit.name}", (undo,), rule=plans.UNDO)
             self._history.append(plans.Applied(edit, inverse, ()))
-            return dataclasses.replace(self._after(edit.name, (path,)), changed=taken.changed)
+            return dataclasses.replace(self._after_outside(edit.name, path), changed=taken.changed)
 
     def reindex(
         self, paths: Iterable[str] | None = None, automatic: bool = False
@@ -447,7 +449,9 @@ class Curator:
         # Index writes hold the tree as every change does: no other writer between them.
         with self._lock, tree_lock.hold(self.store.root):
             if paths is not None:
-                return self._patch(tuple(paths), {})
+                kinds, updates = self._patch(tuple(paths), {})
+                self._settle(kinds, set())
+                return updates
             settled: dict[Kind, KindDrift] = {}
             # The session shows which files were rewritten, never the entry-by-entry comparison.
             updates = regenerate(
@@ -503,25 +507,54 @@ class Curator:
                 "Press r to see the plan again"
             ) from None
 
+    def _through_door(self, plan: plans.Plan, step: _IndexStep) -> plans.Applied:
+        """`plan` through the one door (plan.apply), its index patch being `step` (none while
+        automatic indexes are off): an index failure is told in the result, not raised."""
+        from . import plan as plans
+
+        return plans.apply(
+            self.store,
+            plan,
+            reindex=self.auto_index,
+            indexes=step,
+            also_journal=step.put_back_kinds,
+            report_index_error=True,
+        )
+
     def _after(
         self,
         name: str,
-        touched: tuple[str, ...],
-        previous: dict[str, Memory] | None = None,
-        applied: plans.Applied | None = None,
-        skip: frozenset[Kind] = frozenset(),
+        applied: plans.Applied,
+        step: _IndexStep,
+        made: plans.Applied | None = None,
     ) -> Outcome:
+        """The session brought up to a change the door let through: the lookup, the search
+        index and the catalog; `made` is its entry in the history (for putting its index files
+        back on undo)."""
+        changed = self._sync()
+        if not self.auto_index:
+            return Outcome(name, changed)
+        if applied.index_error is not None:
+            return Outcome(name, changed, index_error=applied.index_error)
         # Kinds known in step before the change stay so once its own entries are patched.
+        self._settle(step.kinds, step.in_step)
+        updates = list(applied.updates)
+        if made is not None and updates:
+            self._index_writes[id(made)] = updates
+        return Outcome(name, changed, tuple(update.path for update in updates))
+
+    def _after_outside(self, name: str, path: str) -> Outcome:
+        """The session brought up to a file a launched editor wrote: no plan ran, so its entries
+        are patched here (a crash before that leaves drift, which `recover` reports)."""
         in_step = self._in_step()
         changed = self._sync()
         if not self.auto_index:
             return Outcome(name, changed)
         try:
-            updates = self._patch(touched, previous or {}, in_step, skip)
+            kinds, updates = self._patch((path,), {})
         except StoreError as error:
             return Outcome(name, changed, index_error=str(error))
-        if applied is not None and updates:
-            self._index_writes[id(applied)] = updates
+        self._settle(kinds, in_step)
         return Outcome(name, changed, tuple(update.path for update in updates))
 
     def _put_back_indexes(self, updates: list[IndexUpdate]) -> frozenset[Kind]:
@@ -563,29 +596,33 @@ class Curator:
         self,
         touched: tuple[str, ...],
         previous: dict[str, Memory],
-        in_step: set[Kind] = frozenset(),
         skip: frozenset[Kind] = frozenset(),
-    ) -> list[IndexUpdate]:
+    ) -> tuple[set[Kind], list[IndexUpdate]]:
         """Patch the entries of the memories a change touched, in the indexes they feed (but
-        `skip`); every other entry stays as it is (the drift of the others is shown)."""
+        `skip`); every other entry stays as it is (the drift of the others is shown). Returns
+        the kinds patched (for `_settle`) and the index files written."""
         from .indexes import kinds_affected, regenerate
         from .indexes.scope import Scope
 
         kinds = kinds_affected(touched) - skip
         if not kinds:
-            return []
+            return kinds, []
         # The records now at the changed paths, each found by bisection (not a walk of them all).
         current = {path: m for path in previous if (m := self.store.get(path)) is not None}
         scope = Scope(frozenset(touched), previous, current)
         updates = regenerate(self.store, kinds, scope=scope, automatic=True, explain=False)
         self._remember_indexes(kinds)
+        return kinds, updates
+
+    def _settle(self, kinds: set[Kind], in_step: set[Kind]) -> None:
+        """After patching `kinds`: those in step before the change still are (so drift need
+        not compare them again today); the others must be compared."""
         today = self.store.today()
         for kind in kinds:
             if kind in in_step:
                 self._settled[kind] = today
             else:
                 self._settled.pop(kind, None)
-        return updates
 
     def _sync(self) -> tuple[str, ...]:
         """Bring the path lookup and the search index up to the store's tree."""
@@ -637,6 +674,40 @@ class Curator:
         for path in changed:
             by_path[path] = put[path]
         return changed, gone
+
+
+class _IndexStep:
+    """A change's index patch as the session makes it, run by the door inside the change's
+    journal (so a crash while it writes is recovered like any batch), keeping what the
+    session's drift bookkeeping needs once the door is through.
+
+    `put_back`: the index files an undone change wrote, given their old bytes back first (each
+    only while it still holds what the change wrote); kinds wholly put back need no patch.
+    """
+
+    def __init__(self, curator: Curator, put_back: list[IndexUpdate] | None = None) -> None:
+        self._curator = curator
+        self._put_back = put_back or []
+        self.in_step: set[Kind] = set()
+        """The kinds known in step with their files just before the index files were written."""
+        self.kinds: set[Kind] = set()
+        """The kinds whose entries were patched."""
+
+    @property
+    def put_back_kinds(self) -> set[Kind]:
+        """The kinds of the index files put back: journaled with the change's own."""
+        return {
+            kind for kind in Kind for u in self._put_back if u.path.startswith(kind.folder + "/")
+        }
+
+    def __call__(
+        self, store: Store, touched: tuple[str, ...], previous: dict[str, Memory]
+    ) -> list[IndexUpdate]:
+        curator = self._curator
+        skip = curator._put_back_indexes(self._put_back)
+        self.in_step = curator._in_step()
+        self.kinds, updates = curator._patch(touched, previous, skip)
+        return updates
 
 
 def _touched(applied: plans.Applied) -> set[str]:

@@ -4,6 +4,10 @@ A plan is shown first (that is the dry run), then applied. If any operation fail
 done are undone in reverse order, so a plan lands whole or not at all. Applying returns the inverse
 plan: applying that is "undo". A batch is journaled (see journal.py) so that a crash part way leaves
 it to be finished or rolled back from what is on disk (see recovery.py).
+
+`apply` is the one door every change goes through, from the headless commands and from the app
+(whose Curator adds the undo history and the search index): it takes the tree's lock, journals,
+runs the steps, patches the indexes inside the same journal and reports what changed.
 """
 
 from __future__ import annotations
@@ -11,10 +15,10 @@ from __future__ import annotations
 import base64
 import dataclasses
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import frontmatter, journal, progress, trash
 from .atomic import ConflictError, StoreError, digest_bytes, failure
@@ -25,6 +29,9 @@ from .model import Kind, Memory
 from .project_index import set_project_fields
 from .store import Store
 from .tree_lock import writes_tree
+
+if TYPE_CHECKING:
+    from .indexes import IndexUpdate
 
 # Operations that are one atomic file write: alone in a plan, a crash leaves them old or new.
 _ONE_WRITE = ("edit", "write", "add", "copy", "project-fields", "index")
@@ -164,6 +171,11 @@ class Applied:
     """Index files rewritten afterwards (when applied with reindex)."""
     skipped: tuple[Skipped, ...] = ()
     """Steps not applied because their file changed since the plan was made."""
+    updates: tuple[IndexUpdate, ...] = ()
+    """The index files rewritten, with their bytes before and after (what an undo puts back)."""
+    index_error: str | None = None
+    """Why the indexes were not brought in step, when the caller asked to be told rather than
+    refused (the steps themselves all landed)."""
 
     @property
     def ran(self) -> int:
@@ -171,20 +183,41 @@ class Applied:
         return len(self.inverse.operations)
 
 
+IndexStep = Callable[[Store, tuple[str, ...], dict[str, Memory]], Sequence["IndexUpdate"]]
+"""How a change's indexes are brought in step once its steps ran: (store, the paths the steps
+touched, their records before the change) -> the index files written. Run inside the change's
+journal, after the index files' bytes are recorded, so a crash while it writes is recovered."""
+
+
 @writes_tree
-def apply(store: Store, plan: Plan, reindex: bool = True) -> Applied:
-    """Apply every operation or none (on a failure, undo what was done and raise), then regenerate
-    the indexes of the kinds it touched.
+def apply(
+    store: Store,
+    plan: Plan,
+    reindex: bool = True,
+    *,
+    indexes: IndexStep | None = None,
+    also_journal: Iterable[Kind] = (),
+    report_index_error: bool = False,
+) -> Applied:
+    """Apply every operation or none (on a failure, undo what was done and raise), then patch
+    the indexes of the kinds it touched: the one door every change goes through.
 
     Refused while an interrupted batch waits to be finished or rolled back. A batch (anything
-    more than one atomic write) is journaled from before its first operation until its indexes
-    are written. The tree's lock is held throughout, so no other writer comes between.
+    more than one atomic write, a change and its index files included) is journaled from before
+    its first operation until its indexes are written. The tree's lock is held throughout, so no
+    other writer comes between.
+
+    `indexes` is how the indexes are patched (default: the touched paths' entries); the index
+    files of `also_journal`'s kinds are journaled too (a step that puts some back). A failure
+    to patch them raises, leaving the journal for `recover`, unless `report_index_error`: then
+    the journal is closed and the reason is in the result (drift shows what lags behind).
     """
     journal.refuse_if_pending(store.root)
     # Before the journal's folder is made: making it must never bring back a vanished tree.
     store.check_root()
+    also = frozenset(also_journal)
     previous = records_under(store, plan) if reindex else {}
-    writer = _begin(store, plan) if _journaled(plan, reindex) else None
+    writer = _begin(store, plan) if _journaled(plan, reindex, also) else None
     undo: list[Operation] = []
     ran: list[int] = []
     touched: list[str] = []
@@ -207,18 +240,24 @@ def apply(store: Store, plan: Plan, reindex: bool = True) -> Applied:
             # file it was. A bug: its traceback is what will get it fixed.
             raise
         raise StoreError(f"{plan.name}: {_said(error)}; nothing was changed") from None
-    indexes: list[str] = []
+    updates: Sequence[IndexUpdate] = ()
+    index_error = None
     try:
-        if reindex and touched:
-            indexes = _reindex(store, writer, touched, previous)
+        if reindex and (touched or also):
+            updates = _reindex(store, writer, touched, previous, indexes, also)
     except (StoreError, OSError) as error:
-        # Every step ran but the indexes lag behind: the journal stays, so that finishing
-        # it (`recover`, or the app's start) writes them from what it recorded.
-        raise _indexes_not_written(plan, writer, error) from None
+        if not report_index_error or not isinstance(error, StoreError):
+            # Every step ran but the indexes lag behind: the journal stays, so that finishing
+            # it (`recover`, or the app's start) writes them from what it recorded.
+            raise _indexes_not_written(plan, writer, error) from None
+        index_error = str(error)
     if writer is not None:
         writer.close()
     inverse = Plan(f"undo {plan.name}", tuple(reversed(undo)), rule=UNDO)
-    return Applied(plan, inverse, tuple(touched), tuple(indexes), tuple(skipped))
+    paths = tuple(update.path for update in updates)
+    return Applied(
+        plan, inverse, tuple(touched), paths, tuple(skipped), tuple(updates), index_error
+    )
 
 
 def _run_all(
@@ -358,9 +397,14 @@ def _said(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
 
 
-def _journaled(plan: Plan, reindex: bool) -> bool:
+def _journaled(plan: Plan, reindex: bool, also: frozenset[Kind] = frozenset()) -> bool:
     ops = plan.operations
-    return bool(ops) and (len(ops) > 1 or reindex or ops[0].action not in _ONE_WRITE)
+    if not ops:
+        return False
+    if len(ops) > 1 or ops[0].action not in _ONE_WRITE:
+        return True
+    # One write and its index files are more than one file: a crash between them is journaled.
+    return reindex and bool(also or kinds_affected(touched_by(ops[0])))
 
 
 def _begin(store: Store, plan: Plan) -> journal.Writer:
@@ -434,15 +478,22 @@ def records_under(store: Store, plan: Plan) -> dict[str, Memory]:
 
 
 def _reindex(
-    store: Store, writer: journal.Writer | None, touched: list[str], previous: dict[str, Memory]
-) -> list[str]:
-    """Patch the touched paths' entries in the indexes they feed, the index files' old bytes
-    journaled first; returns the index files rewritten."""
-    kinds = kinds_affected(touched)
-    if writer is not None:
+    store: Store,
+    writer: journal.Writer | None,
+    touched: list[str],
+    previous: dict[str, Memory],
+    step: IndexStep | None = None,
+    also: frozenset[Kind] = frozenset(),
+) -> Sequence[IndexUpdate]:
+    """The index files' old bytes journaled, then the indexes patched by `step` (default: the
+    touched paths' entries in the indexes they feed); returns the index files rewritten."""
+    kinds = kinds_affected(touched) | also
+    if writer is not None and kinds:
         writer.indexes(index_files(store, kinds))
+    if step is not None:
+        return step(store, tuple(touched), previous)
     scope = Scope(frozenset(touched), previous)
-    return [update.path for update in regenerate(store, kinds, scope=scope, explain=False)]
+    return regenerate(store, kinds, scope=scope, explain=False)
 
 
 def index_files(store: Store, kinds: set[Kind]) -> list[journal.Before]:

@@ -493,8 +493,9 @@ def _backward(op: plans.Operation, before: tuple[Before, ...]) -> str:
 def index_drift(store: Store) -> tuple[str, ...]:
     """The index files that differ from the memory files, as one line each; none when in step.
 
-    The app patches its indexes after a batch's journal is closed, so a kill in between leaves
-    drift no journal records: this is how `recover` still finds it. Reads the whole tree.
+    A change made without its index writes (`set --no-index`, a file saved in an editor, another
+    program) leaves drift that no journal records: this is how `recover` still finds it. Reads
+    the whole tree.
     """
     store.scan()
     report = drift(store.tree, store.root, store.today())
