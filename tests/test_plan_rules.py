@@ -158,9 +158,9 @@ def test_undo_and_redo_name_theirs(store: Store, monkeypatch: pytest.MonkeyPatch
     ran: list[str] = []
     real = plans.apply
 
-    def recorded(store: Store, plan: Plan, reindex: bool = True) -> plans.Applied:
+    def recorded(store: Store, plan: Plan, reindex: bool = True, **door) -> plans.Applied:
         ran.append(plan.rule)
-        return real(store, plan, reindex)
+        return real(store, plan, reindex, **door)
 
     monkeypatch.setattr(plans, "apply", recorded)
     curator.apply(edits.toggle_critical(store.get(OFTEN)))
