@@ -10,7 +10,7 @@ from . import subconscious
 from .json_read import loads as json_loads
 from .json_read import read_regular
 from .lifecycle import Proposal
-from .model import Kind, Tree
+from .model import Kind, Tree, kind_of_path
 from .plan import Operation, Plan
 from .project_index import INDEX as TASKS_INDEX
 from .project_index import find_entry
@@ -128,7 +128,7 @@ def goes_with(paths: Iterable[str], tree: Tree) -> list[str]:
     (`gateway/docs/design.md`); a hidden one is marked `(hidden)`."""
     folders: set[str] = set()
     for path in paths:
-        kind = next((k for k in Kind if path.startswith(k.folder + "/")), None)
+        kind = kind_of_path(path)
         if kind is None or not kind.is_project_kind:
             continue
         parts = path.removeprefix(kind.folder + "/").split("/")

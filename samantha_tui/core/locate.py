@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .model import Kind
+from .xdg import xdg_home
 
 ENV_VAR = "SAMANTHA_CEREBRUM"
 WORKSPACE_LINK = ".ai-cerebrum"
@@ -33,8 +34,8 @@ class TreeNotFound(LookupError):
 
 
 def config_path(env: Mapping[str, str]) -> Path:
-    base = env.get("XDG_CONFIG_HOME") or str(Path(env.get("HOME", "~")).expanduser() / ".config")
-    return Path(base) / "samantha-llm" / "config.json"
+    """samantha-llm's own config file, which names the tree in `repo_path`."""
+    return xdg_home("XDG_CONFIG_HOME", ".config", env) / "samantha-llm" / "config.json"
 
 
 def root_of(path: Path) -> Path | None:

@@ -22,7 +22,7 @@ from .atomic import (
 )
 from .catalog import Catalog
 from .json_read import read_regular
-from .model import Kind, Listed, Memory, Problem, Tree
+from .model import Kind, Listed, Memory, Problem, Tree, kind_of_path
 from .reader import memory_from_bytes, outside_root, read_memory
 from .scan import (
     PENDING_DIR,
@@ -78,10 +78,6 @@ _SESSIONS_FOLDER = f"{SUBCONSCIOUS}/sessions"
 _SWAPS_KEPT = 10_000
 """Swaps logged between two `take_swaps` at most: a store used without a curator (a CLI command)
 never takes them, and must not grow a log for nothing."""
-
-
-def _kind_at(rel: str) -> Kind | None:
-    return next((kind for kind in Kind if rel.startswith(kind.folder + "/")), None)
 
 
 def _tree_order(memory: Memory) -> tuple[int, str]:
@@ -166,7 +162,7 @@ class Store:
         self.forget_catalogued()
 
     def get(self, rel: str) -> Memory | None:
-        kind = _kind_at(rel)
+        kind = kind_of_path(rel)
         if kind is None:
             return None  # every record lives in a kind folder
         # The records are in scan order (by kind, then path), as swaps keep them: bisection.
@@ -177,13 +173,13 @@ class Store:
     def records_at(self, rel: str) -> list[Memory]:
         """The records at rel and under it (a file, a project folder, a kind folder), found by
         bisection; none for a path outside every kind folder."""
-        kind = next((k for k in Kind if rel == k.folder), None) or _kind_at(rel)
+        kind = next((k for k in Kind if rel == k.folder), None) or kind_of_path(rel)
         return [] if kind is None else self._under(kind, rel)
 
     def kind_of(self, rel: str) -> Kind:
-        for kind in Kind:
-            if rel.startswith(kind.folder + "/"):
-                return kind
+        kind = kind_of_path(rel)
+        if kind is not None:
+            return kind
         raise StoreError(f"{rel} is not inside any memory kind folder of {self.root}")
 
     def reload(self, rel: str) -> Memory | None:
@@ -210,7 +206,7 @@ class Store:
     def _refresh(self, *rels: str) -> None:
         """Re-read what lives at or under each path, without rescanning the rest of the tree."""
         for rel in rels:
-            kind = next((k for k in Kind if rel.startswith(k.folder + "/")), None)
+            kind = kind_of_path(rel)
             if kind is not None:
                 self._reread(kind, rel)
             if f"/{PENDING_DIR}/" in f"/{rel}/":
