@@ -197,16 +197,6 @@ def test_create_refuses_to_replace_and_validates(tree) -> None:
     assert memory.problems == () and memory.title == "New"
 
 
-def test_listeners_hear_every_change_with_the_previous_bytes(tree) -> None:
-    store = tree({f"{ST}/n.md": TEXT})
-    heard = []
-    store.subscribe(heard.append)
-    store.edit(f"{ST}/n.md", {"critical": True})
-    store.trash(f"{ST}/n.md")
-    assert [c.action for c in heard] == ["write", "trash"]
-    assert heard[0].previous == TEXT.encode()
-
-
 def test_scan_skips_indexes_pending_updates_and_staging(demo_root: Path) -> None:
     from samantha_tui.core.store import Store
 
