@@ -102,3 +102,16 @@ def test_every_command_says_a_missing_path_does_not_exist(
         assert capsys.readouterr().err.startswith(f"samantha-tui: {missing} does not exist\n")
     assert main(["set", str(cerebrum / ST / "gone.md"), "critical=true"]) == 1
     assert f"{cerebrum / ST / 'gone.md'} does not exist" in capsys.readouterr().err
+
+
+def test_samantha_llms_config_is_looked_for_under_the_xdg_config_folder() -> None:
+    from samantha_tui.core.locate import config_path
+
+    assert config_path({"HOME": "/home/ann"}) == Path("/home/ann/.config/samantha-llm/config.json")
+    assert config_path({"HOME": "/home/ann", "XDG_CONFIG_HOME": "/etc/xdg"}) == Path(
+        "/etc/xdg/samantha-llm/config.json"
+    )
+    # A relative XDG_CONFIG_HOME is ignored, as the XDG spec says (and as the settings file does).
+    assert config_path({"HOME": "/home/ann", "XDG_CONFIG_HOME": "cfg"}) == Path(
+        "/home/ann/.config/samantha-llm/config.json"
+    )
