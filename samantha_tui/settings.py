@@ -10,6 +10,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from .core.xdg import xdg_home
+
 CONFIG_ENV = "SAMANTHA_TUI_CONFIG"
 """Names the settings file directly (tests use it)."""
 
@@ -54,16 +56,6 @@ def settings_path(environ: Mapping[str, str] = os.environ) -> Path:
     if environ.get(CONFIG_ENV):
         return Path(environ[CONFIG_ENV]).expanduser()
     return xdg_home("XDG_CONFIG_HOME", ".config", environ) / "samantha-tui" / "config.toml"
-
-
-def xdg_home(variable: str, default: str, environ: Mapping[str, str] = os.environ) -> Path:
-    """`$XDG_CONFIG_HOME`-style base folder: the variable when absolute, else `~/<default>`."""
-    base = environ.get(variable, "")
-    # The XDG spec says to ignore a relative value.
-    if not base or not Path(base).is_absolute():
-        home = Path(environ["HOME"]) if environ.get("HOME") else Path.home()
-        return home / default
-    return Path(base)
 
 
 def load_settings(environ: Mapping[str, str] = os.environ) -> tuple[Settings, list[str]]:

@@ -6,19 +6,13 @@ import json
 import os
 import shutil
 
-from samantha_tui.core.store import Absorbed, Change, Store
+from samantha_tui.core.store import Absorbed, Store
 
 from .conftest import LT, ST, TASKS, TODAY, memory_text
 
 PENDING = f"{TASKS}/pending-updates"
 SESSIONS = ".ai/subconscious/.ai/sessions"
 NOTE = memory_text(date="2026-06-01", topics="[a]", importance="low")
-
-
-def listen(store: Store) -> list[Change]:
-    heard: list[Change] = []
-    store.subscribe(heard.append)
-    return heard
 
 
 def write(store: Store, rel: str, text: str) -> None:
@@ -35,12 +29,10 @@ def same_as_a_fresh_scan(store: Store) -> bool:
 
 def test_external_edit_is_reported_once_as_changed(tree) -> None:
     store = tree({f"{ST}/n.md": NOTE})
-    heard = listen(store)
     write(store, f"{ST}/n.md", NOTE.replace("importance: low", "importance: high"))
     result = store.absorb([f"{ST}/n.md"])
     assert result == Absorbed(changed=(f"{ST}/n.md",))
     assert store.get(f"{ST}/n.md").importance == "high"
-    assert heard == [Change("external", (f"{ST}/n.md",))]
 
 
 def test_create_delete_and_rename_come_out_as_added_and_removed(tree) -> None:
@@ -55,27 +47,23 @@ def test_create_delete_and_rename_come_out_as_added_and_removed(tree) -> None:
     assert same_as_a_fresh_scan(store)
 
 
-def test_unchanged_bytes_are_no_change_and_nothing_is_emitted(tree) -> None:
+def test_unchanged_bytes_are_no_change_and_nothing_is_reported(tree) -> None:
     store = tree({f"{ST}/n.md": NOTE})
     store.edit(f"{ST}/n.md", {"critical": True})
-    heard = listen(store)
     # The store's own write seen again by the watcher, then a rewrite of the very same bytes.
     assert not store.absorb([f"{ST}/n.md"])
     write(store, f"{ST}/n.md", (store.root / ST / "n.md").read_text())
     assert store.absorb([f"{ST}/n.md", f"{ST}/.n.md.x1.tmp"]) == Absorbed()
-    assert heard == []
     assert store.get(f"{ST}/n.md").critical
 
 
 def test_paths_outside_the_areas_read_are_ignored(tree) -> None:
     store = tree({f"{ST}/n.md": NOTE})
-    heard = listen(store)
     write(store, "README.md", "hello")
     write(store, ".ai/subconscious/.ai/logs/run.log", "log")
     assert store.absorb(["README.md", ".ai/subconscious/.ai/logs/run.log", ".ai/.trash"]) == (
         Absorbed()
     )
-    assert heard == []
 
 
 def test_a_long_term_topic_folder_renamed_then_removed(tree) -> None:
@@ -124,13 +112,11 @@ def test_project_folder_created_grown_renamed_and_removed(tree) -> None:
 
 def test_pending_updates_are_read_again_when_touched(tree) -> None:
     store = tree({f"{TASKS}/api/status.md": NOTE})
-    heard = listen(store)
     update = {"project_name": "api", "confidence": 0.9, "proposed_changes": {"status": "blocked"}}
     write(store, f"{PENDING}/20260615_101500_api.json", json.dumps(update))
     result = store.absorb([f"{PENDING}/20260615_101500_api.json"])
     assert result == Absorbed(pending_changed=True)
     assert [u.project for u in store.tree.pending_updates] == ["api"]
-    assert heard == [Change("external", ())]
 
     write(store, f"{PENDING}/20260615_101500_api.json", "{not json")
     assert store.absorb([f"{PENDING}/20260615_101500_api.json"]).pending_changed
@@ -160,14 +146,12 @@ def test_subconscious_sessions_are_read_again_when_touched(tree) -> None:
 
 def test_a_burst_of_500_files_is_absorbed_in_one_call_with_one_change(tree) -> None:
     store = tree({f"{ST}/keep.md": NOTE, f"{TASKS}/api/status.md": NOTE})
-    heard = listen(store)
     rels = [f"{ST}/2026-06-{n % 28 + 1:02}_note_{n}.md" for n in range(400)]
     rels += [f"{LT}/topic/note_{n}.md" for n in range(100)]
     for rel in rels:
         write(store, rel, NOTE)
     result = store.absorb([*rels, f"{LT}/topic", f"{TASKS}/api/status.md"])
     assert result.added == tuple(sorted(rels)) and result.changed == result.removed == ()
-    assert heard == [Change("external", tuple(sorted(rels)))]
     assert same_as_a_fresh_scan(store)
 
 

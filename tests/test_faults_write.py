@@ -23,7 +23,7 @@ from samantha_tui.core import plan as plans
 from samantha_tui.core.atomic import StoreError, digest_bytes
 from samantha_tui.core.curator import Curator
 from samantha_tui.core.plan import Operation, Plan
-from samantha_tui.core.store import Change, Store
+from samantha_tui.core.store import Store
 
 from .conftest import LT, ST, TASKS, TODAY, make_tree
 from .faults import (
@@ -36,6 +36,7 @@ from .faults import (
     temporary_files,
 )
 from .pilot import ALPHA, BETA, memory
+from .store_spy import Change, on_change
 
 WORK = ".ai/work-experience/.ai"
 A, B = ALPHA, BETA
@@ -257,7 +258,7 @@ def test_a_plan_meeting_a_fault_part_way_is_rolled_back_whole(
             scope = (ST,) if fault.name == "unlink fails" else (ST, ".ai/.trash")
             faults.arm(fault, file=store.root / B, scope=scope, once=True)
 
-    store.subscribe(count)
+    on_change(store, count)
     with pytest.raises(StoreError) as refused:
         plans.apply(store, PLAN)
 
@@ -294,7 +295,7 @@ def test_a_fault_that_stays_loses_nothing_and_the_batch_can_be_rolled_back_after
             armed.append(change)
             faults.arm(FAULTS[name])
 
-    store.subscribe(arm_after_the_first)
+    on_change(store, arm_after_the_first)
 
     with pytest.raises(StoreError) as refused:
         plans.apply(store, PLAN)

@@ -102,3 +102,14 @@ def test_every_command_says_a_missing_path_does_not_exist(
         assert capsys.readouterr().err.startswith(f"samantha-tui: {missing} does not exist\n")
     assert main(["set", str(cerebrum / ST / "gone.md"), "critical=true"]) == 1
     assert f"{cerebrum / ST / 'gone.md'} does not exist" in capsys.readouterr().err
+
+
+def test_samantha_llms_config_is_read_where_samantha_llm_reads_it() -> None:
+    """samantha-llm reads `~/.config/samantha-llm/config.json` under the home folder and never
+    looks at $XDG_CONFIG_HOME: a tree it names there is the tree it uses."""
+    from samantha_tui.core.locate import config_path
+
+    expected = Path("/home/ann/.config/samantha-llm/config.json")
+    assert config_path({"HOME": "/home/ann"}) == expected
+    assert config_path({"HOME": "/home/ann", "XDG_CONFIG_HOME": "/etc/xdg"}) == expected
+    assert config_path({"HOME": "/home/ann", "XDG_CONFIG_HOME": "cfg"}) == expected

@@ -197,16 +197,6 @@ def test_create_refuses_to_replace_and_validates(tree) -> None:
     assert memory.problems == () and memory.title == "New"
 
 
-def test_listeners_hear_every_change_with_the_previous_bytes(tree) -> None:
-    store = tree({f"{ST}/n.md": TEXT})
-    heard = []
-    store.subscribe(heard.append)
-    store.edit(f"{ST}/n.md", {"critical": True})
-    store.trash(f"{ST}/n.md")
-    assert [c.action for c in heard] == ["write", "trash"]
-    assert heard[0].previous == TEXT.encode()
-
-
 def test_scan_skips_indexes_pending_updates_and_staging(demo_root: Path) -> None:
     from samantha_tui.core.store import Store
 
@@ -260,3 +250,15 @@ def test_records_stay_in_scan_order_through_changes(tree) -> None:
     entry = store.trash_entries()[-1]
     store.restore(entry.id)
     assert [m.path for m in store.tree.memories] == [m.path for m in store.scan().memories]
+
+
+def test_which_kind_holds_a_path_is_answered_once_for_every_caller() -> None:
+    from samantha_tui.core.model import Kind, kind_of_path, short_path
+
+    assert kind_of_path(f"{ST}/n.md") is Kind.SHORT_TERM
+    assert kind_of_path(".ai/current-tasks/.ai/api/docs/a.md") is Kind.CURRENT_TASKS
+    # The kind folder itself, a look-alike folder and a path outside every kind hold no record.
+    assert kind_of_path(ST) is None
+    assert kind_of_path(".ai/short-term-memory/.aix/n.md") is None
+    assert kind_of_path("README.md") is None
+    assert short_path(f"{ST}/n.md") == "short-term/n.md" and short_path("README.md") == "README.md"

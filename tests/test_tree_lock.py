@@ -24,13 +24,14 @@ from samantha_tui.core import journal, trash, tree_lock
 from samantha_tui.core import plan as plans
 from samantha_tui.core.atomic import StoreError
 from samantha_tui.core.model import Severity
-from samantha_tui.core.store import Change, Store
+from samantha_tui.core.store import Store
 from samantha_tui.core.watch import batch_of
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.recover import RecoverScreen
 
 from .conftest import ST, TODAY, make_tree
 from .pilot import reindexed, settle
+from .store_spy import Change, on_change
 
 WORKTREE = Path(__file__).resolve().parents[1]
 OLD_LOW = [f"{ST}/2026-0{n}-01_old_low_{n}.md" for n in (1, 2, 3)]
@@ -460,7 +461,7 @@ async def test_the_apps_changes_and_undo_hold_the_tree(root: Path) -> None:
             # Called in the change thread, at each write it makes.
             held_at_write.append((change.action, tree_lock.holds(root)))
 
-        app.store.subscribe(listen)
+        on_change(app.store, listen)
         app.toggle_critical_of(KEEP[0])
         await settle(pilot)
         assert "critical: true" in (root / KEEP[0]).read_text()

@@ -31,7 +31,7 @@ from samantha_tui.core.atomic import ConflictError, StoreError
 from samantha_tui.core.curator import Curator
 from samantha_tui.core.model import Kind
 from samantha_tui.core.plan import Plan
-from samantha_tui.core.store import Change, Store
+from samantha_tui.core.store import Store
 from samantha_tui.core.watch import watch_tree
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.live import INDEX_QUIET
@@ -41,6 +41,7 @@ from samantha_tui.ui.screens.memory_form import MemoryForm
 
 from .conftest import LT, ST, TODAY, make_tree
 from .pilot import reindexed
+from .store_spy import Change, on_change
 
 END = "<!-- end of memory -->"
 """Every memory in these trees ends with this line: a file without it was cut short."""
@@ -222,7 +223,7 @@ class OtherWriter:
         return json.loads(self.report_path.read_text())
 
 
-# --- the curator's side: what it changed, as the store told its listeners -------------------------
+# --- the curator's side: what it changed, heard as each of its writes landed ----------------------
 
 
 @dataclass
@@ -250,7 +251,7 @@ class Ledger:
     depth: int = 0
 
     def attach(self, curator: Curator) -> None:
-        curator.store.subscribe(self._listener(curator.store))
+        on_change(curator.store, self._listener(curator.store))
         # `undo_over_theirs` is the person's "keep mine" on an undo conflict: like `overwrite`, it
         # replaces their bytes because they said so.
         for name in ("apply", "undo", "overwrite", "undo_over_theirs"):
@@ -646,7 +647,7 @@ def test_a_write_right_after_the_curators_is_never_undone_over(tmp_path: Path) -
         ):
             (root / path).write_text(theirs)
 
-    store.subscribe(other_program)
+    on_change(store, other_program)
     curator.apply(edits.toggle_critical(curator.get(path)))
     with pytest.raises(ConflictError):
         curator.undo()

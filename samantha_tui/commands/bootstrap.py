@@ -7,7 +7,7 @@ from typing import Any
 
 from ..core.bootstrap import BootstrapPlan, PlanItem, Signals, Tier, plan
 from ..core.bootstrap_markdown import DISAGREES
-from ..core.model import Kind
+from ..core.model import short_path
 from .common import open_store, tree_argument
 from .output import print_json
 
@@ -42,14 +42,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(handler=run)
-
-
-def short_path(path: str) -> str:
-    """`.ai/short-term-memory/.ai/x.md` as `short-term/x.md`."""
-    for kind in Kind:
-        if path.startswith(kind.folder + "/"):
-            return f"{kind.slug}/{path[len(kind.folder) + 1 :]}"
-    return path
 
 
 def _size(item: PlanItem, value: int) -> int | None:

@@ -37,6 +37,7 @@ from .catalog_codec import restricted_loads
 from .catalog_list import LIST_COLUMNS, LIST_SCHEMA, LIST_WIDTH, list_values, listed_of
 from .json_read import kind_of
 from .model import Kind, Listed, Memory
+from .xdg import xdg_home
 
 CACHE_ENV = "SAMANTHA_TUI_CACHE"
 DISABLED = "off"
@@ -161,9 +162,8 @@ def cache_folder(environ: Mapping[str, str] = os.environ) -> Path | None:
     if chosen:
         return None if chosen == DISABLED else Path(chosen).expanduser()
     try:
-        base = environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        return Path(base).expanduser() / "samantha-tui"
-    except RuntimeError:  # Path.home() when neither $HOME nor the user database knows it
+        return xdg_home("XDG_CACHE_HOME", ".cache", environ) / "samantha-tui"
+    except RuntimeError:  # neither $HOME nor the user database knows the home folder
         return None
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import known_files, tree_lock
 from .atomic import ConflictError, StoreError, digest_bytes
-from .model import Kind, Memory, Tree
+from .model import Kind, Memory, Tree, kind_of_path
 
 # The writer (plans, edits, the trash, the journal), the indexes and the search are imported
 # where they are first used: loading a tree for the first frame needs none of them, and they
@@ -565,10 +565,11 @@ class Curator:
         Returns the kinds whose every patched index file was put back: they are as they were
         before the change, so the undo needs no patch of its own there.
         """
-        kinds = {kind for kind in Kind for u in updates if u.path.startswith(kind.folder + "/")}
+        kinds = {k for u in updates if (k := kind_of_path(u.path)) is not None}
         failed: set[Kind] = set()
         for update in reversed(updates):
-            kind = next(k for k in kinds if update.path.startswith(k.folder + "/"))
+            kind = kind_of_path(update.path)
+            assert kind is not None  # index files live in kind folders
             try:
                 if update.old is None:
                     # A file the change created: to the trash (the tree then has none again, as
@@ -696,9 +697,7 @@ class _IndexStep:
     @property
     def put_back_kinds(self) -> set[Kind]:
         """The kinds of the index files put back: journaled with the change's own."""
-        return {
-            kind for kind in Kind for u in self._put_back if u.path.startswith(kind.folder + "/")
-        }
+        return {k for u in self._put_back if (k := kind_of_path(u.path)) is not None}
 
     def __call__(
         self, store: Store, touched: tuple[str, ...], previous: dict[str, Memory]

@@ -19,7 +19,7 @@ from .lifecycle import (
     PRUNE,
     Proposal,
 )
-from .model import Kind, Memory, Tree
+from .model import Memory, Tree, kind_of_path
 from .plan import Operation, Plan
 from .project_index import INDEX as TASKS_INDEX
 from .project_index import find_entry
@@ -130,7 +130,7 @@ def goes_with(paths: Iterable[str], tree: Tree) -> list[str]:
     (`gateway/docs/design.md`); a hidden one is marked `(hidden)`."""
     folders: set[str] = set()
     for path in paths:
-        kind = next((k for k in Kind if path.startswith(k.folder + "/")), None)
+        kind = kind_of_path(path)
         if kind is None or not kind.is_project_kind:
             continue
         parts = path.removeprefix(kind.folder + "/").split("/")

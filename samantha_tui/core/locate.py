@@ -33,8 +33,11 @@ class TreeNotFound(LookupError):
 
 
 def config_path(env: Mapping[str, str]) -> Path:
-    base = env.get("XDG_CONFIG_HOME") or str(Path(env.get("HOME", "~")).expanduser() / ".config")
-    return Path(base) / "samantha-llm" / "config.json"
+    """samantha-llm's own config file, which names the tree in `repo_path`: where samantha-llm
+    itself reads it, `~/.config/samantha-llm/config.json` under the home folder, whatever
+    `$XDG_CONFIG_HOME` says (samantha-llm does not read that variable)."""
+    home = Path(env["HOME"]) if env.get("HOME") else Path.home()
+    return home / ".config" / "samantha-llm" / "config.json"
 
 
 def root_of(path: Path) -> Path | None:

@@ -34,12 +34,19 @@ class Kind(Enum):
         """Tasks and work experience hold one folder per project, not loose files."""
 
 
-def short_path(rel: str) -> str:
-    """`.ai/short-term-memory/.ai/x.md` -> `short-term/x.md`: the kind folder said in one word."""
+def kind_of_path(rel: str) -> Kind | None:
+    """The kind whose folder holds rel (a path relative to the root, below the kind folder);
+    None for the kind folder itself and for any path outside every kind folder."""
     for kind in Kind:
         if rel.startswith(kind.folder + "/"):
-            return f"{kind.slug}/{rel.removeprefix(kind.folder + '/')}"
-    return rel
+            return kind
+    return None
+
+
+def short_path(rel: str) -> str:
+    """`.ai/short-term-memory/.ai/x.md` -> `short-term/x.md`: the kind folder said in one word."""
+    kind = kind_of_path(rel)
+    return rel if kind is None else f"{kind.slug}/{rel.removeprefix(kind.folder + '/')}"
 
 
 class Severity(Enum):

@@ -21,7 +21,7 @@ from .atomic import StoreError, digest_of
 from .indexes import drift, kinds_affected, regenerate
 from .indexes.scope import Scope
 from .journal import Before, Done, Journal
-from .model import Kind
+from .model import kind_of_path
 from .progress import report as report_progress
 from .store import Store
 from .tree_lock import writes_tree
@@ -444,7 +444,8 @@ def _forward(op: plans.Operation, before: tuple[Before, ...] | None) -> str:
 
 
 def _trash_target(rel: str) -> str:
-    project = any(rel.startswith(kind.folder + "/") for kind in Kind if kind.is_project_kind)
+    kind = kind_of_path(rel)
+    project = kind is not None and kind.is_project_kind
     if project and rel.endswith("/status.md") and rel.count("/") > 3:
         return rel.rsplit("/", 1)[0]
     return rel

@@ -22,7 +22,7 @@ from .atomic import (
 )
 from .catalog import Catalog
 from .json_read import read_regular
-from .model import Kind, Listed, Memory, Problem, Tree
+from .model import Kind, Listed, Memory, Problem, Tree, kind_of_path
 from .reader import memory_from_bytes, outside_root, read_memory
 from .scan import (
     PENDING_DIR,
@@ -35,18 +35,7 @@ from .scan import (
 )
 from .tree_lock import writes_tree
 
-__all__ = ["Absorbed", "Change", "ConflictError", "Store", "StoreError"]
-
-
-@dataclass(frozen=True)
-class Change:
-    """What a store operation did, for whoever listens (indexes, the UI)."""
-
-    action: str
-    """write | create | move | trash | restore | external (another program changed the files)"""
-    paths: tuple[str, ...]
-    previous: bytes | None = None
-    """The bytes a write replaced, so an undo can put them back."""
+__all__ = ["Absorbed", "ConflictError", "Store", "StoreError"]
 
 
 @dataclass(frozen=True)
@@ -69,7 +58,6 @@ class Absorbed:
         return bool(self.paths) or self.pending_changed or self.sessions_changed
 
 
-Listener = Callable[[Change], None]
 _KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
 _PENDING_FOLDER = f"{Kind.CURRENT_TASKS.folder}/{PENDING_DIR}"
 _SESSIONS_FOLDER = f"{SUBCONSCIOUS}/sessions"
@@ -78,10 +66,6 @@ _SESSIONS_FOLDER = f"{SUBCONSCIOUS}/sessions"
 _SWAPS_KEPT = 10_000
 """Swaps logged between two `take_swaps` at most: a store used without a curator (a CLI command)
 never takes them, and must not grow a log for nothing."""
-
-
-def _kind_at(rel: str) -> Kind | None:
-    return next((kind for kind in Kind if rel.startswith(kind.folder + "/")), None)
 
 
 def _tree_order(memory: Memory) -> tuple[int, str]:
@@ -95,7 +79,6 @@ class Store:
     def __init__(self, root: Path, today: Callable[[], dt.date] = clock.today) -> None:
         self.root = Path(root).absolute()
         self._today = today
-        self._listeners: list[Listener] = []
         self.tree = Tree(root=str(self.root), memories=())
         self._swaps: list[tuple[list[Memory], list[Memory]]] | None = []
         """The records each swap took out and put in since `take_swaps` (None: too many, or
@@ -166,7 +149,7 @@ class Store:
         self.forget_catalogued()
 
     def get(self, rel: str) -> Memory | None:
-        kind = _kind_at(rel)
+        kind = kind_of_path(rel)
         if kind is None:
             return None  # every record lives in a kind folder
         # The records are in scan order (by kind, then path), as swaps keep them: bisection.
@@ -177,40 +160,21 @@ class Store:
     def records_at(self, rel: str) -> list[Memory]:
         """The records at rel and under it (a file, a project folder, a kind folder), found by
         bisection; none for a path outside every kind folder."""
-        kind = next((k for k in Kind if rel == k.folder), None) or _kind_at(rel)
+        kind = next((k for k in Kind if rel == k.folder), None) or kind_of_path(rel)
         return [] if kind is None else self._under(kind, rel)
 
     def kind_of(self, rel: str) -> Kind:
-        for kind in Kind:
-            if rel.startswith(kind.folder + "/"):
-                return kind
+        kind = kind_of_path(rel)
+        if kind is not None:
+            return kind
         raise StoreError(f"{rel} is not inside any memory kind folder of {self.root}")
 
-    def reload(self, rel: str) -> Memory | None:
-        """Re-read one file (after another program changed it); None when it is gone."""
-        path = self.root / rel
-        if not path.exists():
-            self._replace(rel, None)
-            return None
-        old = self.get(rel)
-        companions = old.companions if old else ()
-        memory = read_memory(self.root, rel, self.kind_of(rel), self._today(), companions)
-        self._replace(rel, memory)
-        return memory
-
     # --- writing ---------------------------------------------------------------------------------
-
-    def subscribe(self, listener: Listener) -> None:
-        self._listeners.append(listener)
-
-    def _emit(self, change: Change) -> None:
-        for listener in self._listeners:
-            listener(change)
 
     def _refresh(self, *rels: str) -> None:
         """Re-read what lives at or under each path, without rescanning the rest of the tree."""
         for rel in rels:
-            kind = next((k for k in Kind if rel.startswith(k.folder + "/")), None)
+            kind = kind_of_path(rel)
             if kind is not None:
                 self._reread(kind, rel)
             if f"/{PENDING_DIR}/" in f"/{rel}/":
@@ -329,8 +293,7 @@ class Store:
     def absorb(self, rels: Iterable[str]) -> Absorbed:
         """Re-read paths another program changed (files or folders, maybe gone); say what changed.
 
-        A file whose bytes are unchanged (the store's own write, seen again) is no change. Listeners
-        get one "external" Change when anything changed.
+        A file whose bytes are unchanged (the store's own write, seen again) is no change.
         """
         scopes, pending, sessions = _absorb_scopes(rels)
         before = {m.path: _fingerprint(m) for kind, rel in scopes for m in self._under(kind, rel)}
@@ -348,8 +311,6 @@ class Store:
             pending_changed=pending and self._reread_pending(),
             sessions_changed=sessions and self._reread_sessions(),
         )
-        if result:
-            self._emit(Change("external", result.paths))
         return result
 
     def check_root(self, rel: str = "") -> None:
@@ -441,7 +402,6 @@ class Store:
             raise ConflictError(rel) from None
         except OSError as error:
             raise failure("write", rel, error, "it is unchanged") from None
-        self._emit(Change("write", (rel,)))
 
     def _read(self, path: Path, rel: str) -> bytes:
         try:
@@ -460,7 +420,6 @@ class Store:
         companions = known.companions if known else ()
         memory = memory_from_bytes(rel, self.kind_of(rel), data, self._today(), companions)
         self._replace(rel, memory)
-        self._emit(Change("write", (rel,), previous))
         return memory
 
     @writes_tree
@@ -489,7 +448,6 @@ class Store:
             raise failure("create", rel, error, "nothing was written") from None
         memory = memory_from_bytes(rel, kind, data, self._today())
         self._replace(rel, memory)
-        self._emit(Change("create", (rel,)))
         return memory
 
     @writes_tree
@@ -505,7 +463,6 @@ class Store:
         except OSError as error:
             raise failure("move", rel, error, "nothing was moved") from None
         self._refresh(rel, target_rel)
-        self._emit(Change("move", (rel, target_rel)))
         return target_rel
 
     @writes_tree
@@ -524,7 +481,6 @@ class Store:
         except OSError as error:
             raise failure("move", f"{target} to the trash", error, "nothing was moved") from None
         self._refresh(target)
-        self._emit(Change("trash", (target,)))
         return entry
 
     def _check_trash_folder(self, rel: str) -> None:
@@ -553,7 +509,6 @@ class Store:
         except OSError as error:
             raise failure("restore", entry.path, error, "it stays in the trash") from None
         self._refresh(rel)
-        self._emit(Change("restore", (rel,)))
         return rel
 
     @writes_tree

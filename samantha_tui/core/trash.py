@@ -14,7 +14,7 @@ from pathlib import Path
 from .atomic import StoreError, move_into_new_folder, move_no_replace, write_atomic
 from .json_read import loads as json_loads
 from .json_read import read_json, read_regular
-from .model import Kind, Memory
+from .model import Memory, kind_of_path
 from .reader import MAX_FILE_BYTES, memory_from_bytes, outside_root
 from .scan import project_files
 
@@ -177,7 +177,7 @@ def _inside_memory_folders(rel: str) -> bool:
     parts = rel.split("/")
     if rel.startswith("/") or any(part in ("", ".", "..") for part in parts):
         return False
-    return any(rel.startswith(kind.folder + "/") for kind in Kind)
+    return kind_of_path(rel) is not None
 
 
 def entries(root: Path) -> list[TrashEntry]:
@@ -242,7 +242,7 @@ def peek(root: Path, entry: TrashEntry, today: dt.date) -> Peek:
         return Peek(rel, None, "This folder has no status.md.")
     except OSError as error:
         return Peek(rel, None, f"Cannot read it: {error.strerror or error}")
-    kind = next((k for k in Kind if rel.startswith(k.folder + "/")), None)
+    kind = kind_of_path(rel)
     if kind is None or not rel.endswith(".md"):
         return Peek(rel, None, raw.decode("utf-8", errors="replace"))
     companions: tuple[str, ...] = ()

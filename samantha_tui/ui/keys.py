@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from textual.binding import Binding
 
+from .tabs import TABS
+
 
 @dataclass(frozen=True)
 class Key:
@@ -40,16 +42,6 @@ class Key:
             id=self.id,
         )
 
-
-TAB_NAMES = (
-    ("short-term", "short-term memories"),
-    ("long-term", "long-term memories"),
-    ("tasks", "current tasks"),
-    ("work-experience", "work experience"),
-    ("procedural", "procedural runbooks"),
-    ("critical", "critical memories"),
-    ("problems", "problems"),
-)
 
 APP_KEYS: tuple[Key, ...] = (
     Key(
@@ -294,14 +286,14 @@ APP_KEYS: tuple[Key, ...] = (
     ),
     *(
         Key(
-            id=f"tab.{name}",
+            id=f"tab.{tab.id}",
             keys=str(number),
-            action=f"show_tab('{name}')",
-            description=f"{label.capitalize()} tab",
-            palette=f"view: {label}",
-            help=f"Show the {label} tab (key {number})",
+            action=f"show_tab('{tab.id}')",
+            description=f"{tab.words().capitalize()} tab",
+            palette=f"view: {tab.words()}",
+            help=f"Show the {tab.words()} tab (key {number})",
         )
-        for number, (name, label) in enumerate(TAB_NAMES, start=1)
+        for number, tab in enumerate(TABS, start=1)
     ),
     Key(
         id="app.help",

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..core.json_read import kind_of, loads, read_regular
 from ..core.sorting import FIELDS_BY_ID, SortOrder
-from ..settings import xdg_home
+from ..core.xdg import xdg_home
 
 STATE_ENV = "SAMANTHA_TUI_STATE"
 """Names the state file directly (tests use it)."""

@@ -20,11 +20,18 @@ class TabSpec:
     """The label when the full ones do not fit, where all seven must still fit."""
     tiny: str = ""
     """The label when even the short ones do not fit."""
+    spoken: str = ""
+    """What it lists, in words ("short-term memories"), for the palette and the help;
+    the label in lower case when empty."""
 
     def names(self) -> tuple[str, str, str]:
         """Its labels, longest first: full, short, tiny (each falls back to the one before)."""
         short = self.short or self.label
         return (self.label, short, self.tiny or short)
+
+    def words(self) -> str:
+        """What it lists, in words, as a sentence says it."""
+        return self.spoken or self.label.lower()
 
 
 TAB_PADDING = 2
@@ -39,6 +46,7 @@ TABS = (
         "No short-term memories yet: the assistant writes them to .ai/short-term-memory/.ai/.",
         "Short",
         "ST",
+        "short-term memories",
     ),
     TabSpec(
         "long-term",
@@ -47,6 +55,7 @@ TABS = (
         "No long-term memories yet: promoted, foundational knowledge lands here.",
         "Long",
         "LT",
+        "long-term memories",
     ),
     TabSpec(
         "tasks",
@@ -54,6 +63,7 @@ TABS = (
         Kind.CURRENT_TASKS,
         "No current tasks: each active project is a folder with a status.md.",
         tiny="Task",
+        spoken="current tasks",
     ),
     TabSpec(
         "work-experience",
@@ -69,6 +79,7 @@ TABS = (
         "No runbooks yet: procedural memory holds how-to-work-on-X guides.",
         "Runbooks",
         "Proc",
+        "procedural runbooks",
     ),
     TabSpec(
         "critical",
@@ -76,6 +87,7 @@ TABS = (
         None,
         "Nothing is marked critical: mark the few rules read every session (5-10 advised).",
         tiny="Crit",
+        spoken="critical memories",
     ),
     TabSpec("problems", "Problems", None, "No problems: every file reads cleanly.", tiny="Prob"),
 )

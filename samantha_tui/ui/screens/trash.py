@@ -17,7 +17,7 @@ from textual.worker import get_current_worker
 from ...core import edits, trash
 from ...core.atomic import StoreError
 from ...core.edits import name_of
-from ...core.model import Kind
+from ...core.model import Kind, kind_of_path
 from ...core.plan import Operation, Plan
 from ...core.scan import PENDING_DIR
 from ..visible_text import shown
@@ -52,13 +52,12 @@ EMPTY_KEY = "E"
 
 def origin(path: str) -> str:
     """Where an item came from, in a word: its kind, or `Pending update`."""
-    for kind in Kind:
-        if path.startswith(kind.folder + "/"):
-            rest = path.removeprefix(kind.folder + "/")
-            if kind is Kind.CURRENT_TASKS and rest.startswith(PENDING_DIR + "/"):
-                return "Pending update"
-            return kind.label
-    return path.rpartition("/")[0] or "(tree root)"
+    kind = kind_of_path(path)
+    if kind is None:
+        return path.rpartition("/")[0] or "(tree root)"
+    if kind is Kind.CURRENT_TASKS and path.startswith(f"{kind.folder}/{PENDING_DIR}/"):
+        return "Pending update"
+    return kind.label
 
 
 def trash_row(entry: trash.TrashEntry) -> TableRow:
