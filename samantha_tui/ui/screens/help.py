@@ -81,15 +81,11 @@ class HelpPage:
 
 
 def main_page(
-    tab_id: str, tab_label: str, sections: Sections, overrides: Mapping[str, str]
+    tab_id: str, tab_label: str, sections: Sections, list_keys: Sequence[keys.Bound]
 ) -> HelpPage:
     """The main list's help: the app's keys by section, the list's own keys, the markers."""
-    from ..widgets.memory_table import MemoryTable
-
-    # Only the ids the app takes from the settings file are rebound (see SamanthaApp).
-    overrides = {id_: key for id_, key in overrides.items() if id_ in keys.known_ids()}
     meanings = {**LIST_KEYS, "list.mark": "Mark or unmark (d deletes every marked one)"}
-    in_the_list = [*binding_rows(MemoryTable.BINDINGS, overrides, meanings), *AROUND_THE_LIST]
+    in_the_list = [*binding_rows(list_keys, meanings), *AROUND_THE_LIST]
     return HelpPage(
         title=f"Keys · {tab_label} tab",
         purpose=f"{TAB_PURPOSE.get(tab_id, MAIN_PURPOSE)} {MAIN_PURPOSE}",
@@ -98,19 +94,13 @@ def main_page(
     )
 
 
-def binding_rows(
-    bindings: Sequence[Binding | tuple[str, ...]],
-    overrides: Mapping[str, str],
-    meanings: Mapping[str, str],
-) -> list[tuple[str, str]]:
-    """(keys, meaning) of a widget's BINDINGS, each with its settings-file keys if overridden."""
-    rows = []
-    for binding in bindings:
-        if not isinstance(binding, Binding) or not binding.description:
-            continue
-        key = overrides.get(binding.id or "", binding.key)
-        rows.append((keys.display(key), meanings.get(binding.id or "", binding.description)))
-    return rows
+def binding_rows(found: Sequence[keys.Bound], meanings: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(keys, meaning) of a widget's bindings as Textual binds them (see keys.bound)."""
+    return [
+        (bound.shown, meanings.get(bound.binding.id or "", bound.binding.description))
+        for bound in found
+        if bound.binding.description
+    ]
 
 
 def screen_page(screen: Screen[object], fallback: HelpPage) -> HelpPage:
