@@ -41,7 +41,7 @@ _FIELDS: dict[tuple[str, str], tuple[str, type]] = {
 }
 KEYS_TABLE = "keys"
 """Binding id -> keys; read apart from `_FIELDS` since any id may be a key of it."""
-_TABLES = tuple(dict.fromkeys(table for table, _ in _FIELDS if table)) + (KEYS_TABLE,)
+_TABLES = (*dict.fromkeys(table for table, _ in _FIELDS if table), KEYS_TABLE)
 _TYPE_NAMES = {
     str: "a non-empty string",
     bool: "true or false",

@@ -422,9 +422,9 @@ def bound(node: DOMNode) -> list[Bound]:
         table.apply_keymap(keymap)
     keys_of: dict[str, list[str]] = {}
     for key, bindings in table.key_to_bindings.items():
-        for binding in bindings:
-            if binding.id:
-                keys_of.setdefault(binding.id, []).append(key)
+        # A binding written with two keys and remapped to one is two entries on that key.
+        for binding_id in dict.fromkeys(binding.id for binding in bindings if binding.id):
+            keys_of.setdefault(binding_id, []).append(key)
     found = []
     for binding in declared(type(node)):
         assert binding.id is not None

@@ -196,7 +196,12 @@ class HelpScreen(DismissOnce, ModalScreen[None]):
             if self.page.purpose:
                 yield Static(Text(self.page.purpose), id="help-purpose")
             yield Static(table)
-            yield Static(Text("Press Esc or ? to close", style="dim"), id="help-hint")
+            yield Static(Text(f"Press {self.closing_keys()} to close", style="dim"), id="help-hint")
+
+    def closing_keys(self) -> str:
+        """`Esc or ?`: the first two keys that close it, as the keymap leaves them."""
+        (close,) = [found for found in keys.bound(self) if found.binding.id == "help.close"]
+        return " or ".join(keys.display(key) for key in close.keys[:2])
 
     def action_dismiss(self) -> None:
         self.dismiss(None)
