@@ -582,7 +582,7 @@ class SamanthaApp(
         """The app's keys by what they act on, as Textual binds them (the keymap applied)."""
         sections: dict[str, list[tuple[str, str]]] = {}
         for found in keys.bound(self):
-            sections.setdefault(keys.section(found.binding.id or ""), []).append(
+            sections.setdefault(keys.section(found.id), []).append(
                 (found.shown, found.binding.description)
             )
         return list(sections.items())

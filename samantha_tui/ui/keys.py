@@ -381,25 +381,26 @@ def every_binding_id() -> frozenset[str]:
         module = importlib.import_module(module_info.name)
         for value in vars(module).values():
             if inspect.isclass(value) and issubclass(value, DOMNode):
-                found.update(binding.id for binding in declared(value) if binding.id)
+                found.update(binding_id for binding_id, _ in declared(value))
     return frozenset(found)
 
 
-def declared(cls: type[DOMNode]) -> Iterator[Binding]:
-    """The bindings with an id that `cls` and its bases in this package declare, in the order
-    written (a subclass's first); Textual's own carry no id."""
+def declared(cls: type[DOMNode]) -> Iterator[tuple[str, Binding]]:
+    """(id, binding) of every binding with an id that `cls` and its bases declare, in the order
+    written, a subclass's first (Textual's own bindings carry no id)."""
     seen: set[str] = set()
     for base in cls.__mro__:
         for binding in vars(base).get("BINDINGS", ()):
             if isinstance(binding, Binding) and binding.id and binding.id not in seen:
                 seen.add(binding.id)
-                yield binding
+                yield binding.id, binding
 
 
 @dataclass(frozen=True)
 class Bound:
     """A declared binding and the keys Textual runs it on now."""
 
+    id: str
     binding: Binding
     keys: tuple[str, ...]
 
@@ -426,14 +427,13 @@ def bound(node: DOMNode) -> list[Bound]:
         for binding_id in dict.fromkeys(binding.id for binding in bindings if binding.id):
             keys_of.setdefault(binding_id, []).append(key)
     found = []
-    for binding in declared(type(node)):
-        assert binding.id is not None
+    for binding_id, binding in declared(type(node)):
         # In the order written: the table orders keys by where each was first bound.
-        written = keymap.get(binding.id) or _normalized(binding.key)
+        written = keymap.get(binding_id) or _normalized(binding.key)
         order = [key.strip() for key in written.split(",")]
-        now = keys_of.get(binding.id, [])
+        now = keys_of.get(binding_id, [])
         now.sort(key=lambda key: order.index(key) if key in order else len(order))
-        found.append(Bound(binding, tuple(now)))
+        found.append(Bound(binding_id, binding, tuple(now)))
     return found
 
 

@@ -5,7 +5,8 @@ read from Textual's binding tables as they stand (the screen's, its focused widg
 app's, with the settings file's overrides and without what check_action turns off), so a key
 shown is a key that works there. `HELP_KEYS` may give a longer meaning per binding id, and
 `HELP_NOTES` sections after the keys (the markers of its list). The main
-list's help is the app's own: every key by what it acts on, the list's keys and the markers.
+list's help is the app's own: every key by what it acts on, the list's keys and the markers,
+read from the same tables (keys.bound), so a remapped key shows there too.
 """
 
 from __future__ import annotations
@@ -97,7 +98,7 @@ def main_page(
 def binding_rows(found: Sequence[keys.Bound], meanings: Mapping[str, str]) -> list[tuple[str, str]]:
     """(keys, meaning) of a widget's bindings as Textual binds them (see keys.bound)."""
     return [
-        (bound.shown, meanings.get(bound.binding.id or "", bound.binding.description))
+        (bound.shown, meanings.get(bound.id, bound.binding.description))
         for bound in found
         if bound.binding.description
     ]
@@ -200,7 +201,7 @@ class HelpScreen(DismissOnce, ModalScreen[None]):
 
     def closing_keys(self) -> str:
         """`Esc or ?`: the first two keys that close it, as the keymap leaves them."""
-        (close,) = [found for found in keys.bound(self) if found.binding.id == "help.close"]
+        (close,) = [found for found in keys.bound(self) if found.id == "help.close"]
         return " or ".join(keys.display(key) for key in close.keys[:2])
 
     def action_dismiss(self) -> None:
