@@ -41,7 +41,9 @@ _FIELDS: dict[tuple[str, str], tuple[str, type]] = {
     ("watch", "enabled"): ("watch", bool),
     ("bootstrap", "budget"): ("bootstrap_budget", int),
 }
-_TABLES = ("index", "watch", "bootstrap", "keys")
+KEYS_TABLE = "keys"
+"""Binding id -> keys; read apart from `_FIELDS` since any id may be a key of it."""
+_TABLES = (*dict.fromkeys(table for table, _ in _FIELDS if table), KEYS_TABLE)
 _TYPE_NAMES = {
     str: "a non-empty string",
     bool: "true or false",
@@ -84,7 +86,7 @@ def load_settings(environ: Mapping[str, str] = os.environ) -> tuple[Settings, li
         if key in _TABLES:
             if not isinstance(value, dict):
                 messages.append(_wrong_type(path, key, dict, value, "its defaults"))
-            elif key == "keys":
+            elif key == KEYS_TABLE:
                 values["keys"] = MappingProxyType(_key_overrides(path, value, messages))
             else:
                 _read_table(path, key, value, values, messages)
@@ -157,6 +159,12 @@ def _describe(value: Any) -> str:
     return f"the date {value.isoformat()}"
 
 
+def known_settings() -> list[str]:
+    """Every setting the file may hold, dotted as written (`index.auto_regenerate`)."""
+    dotted = [f"{table}.{key}" if table else key for table, key in _FIELDS]
+    return [*dotted, f"{KEYS_TABLE}.<binding id>"]
+
+
 def _unknown(path: Path, key: str) -> str:
-    known = "theme, index.auto_regenerate, watch.enabled, keys.<binding id>"
+    known = ", ".join(known_settings())
     return f"{path}: unknown setting `{key}` is ignored (known: {known})"

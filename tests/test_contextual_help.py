@@ -103,9 +103,16 @@ async def test_a_key_changed_in_the_settings_shows_as_changed_in_every_help(
         await settle(pilot)
         shown = await open_help(pilot)
         assert rows(shown)["Trash"] == "T"
-        # `list.mark` is no id the settings can rebind: the help shows the key that works.
-        assert rows(shown)["Mark or unmark (d deletes every marked one)"] == "Space"
+        # The list's own keys are rebound too, and the help shows the key that works.
+        assert rows(shown)["Mark or unmark (d deletes every marked one)"] == "m"
         await pilot.press("escape")
+        selected = app.table.selected_key
+        await pilot.press("space")
+        await pilot.pause()
+        assert app.table.marked_keys == []
+        await pilot.press("m")
+        await pilot.pause()
+        assert app.table.marked_keys == [selected]
         await pilot.press("T")
         await settle(pilot)
         shown = await open_help(pilot, "f1")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from samantha_tui.settings import Settings, load_settings, settings_path
+from samantha_tui.settings import Settings, known_settings, load_settings, settings_path
 
 EXAMPLE = """\
 theme = "textual-dark"
@@ -119,7 +120,8 @@ def test_unknown_keys_are_named_and_the_rest_still_applies(tmp_path: Path) -> No
         "unknown setting `index.every` is ignored",
         "unknown setting `mouse` is ignored",
     ]
-    assert "known: theme, index.auto_regenerate, watch.enabled, keys.<binding id>" in messages[0]
+    known = "theme, index.auto_regenerate, watch.enabled, bootstrap.budget, keys.<binding id>"
+    assert f"(known: {known})" in messages[0]
     assert settings.auto_index is False
 
 
@@ -167,3 +169,17 @@ def test_the_bootstrap_budget_is_a_whole_number_above_zero(tmp_path) -> None:
         settings, messages = load_settings({"SAMANTHA_TUI_CONFIG": str(path)})
         assert settings.bootstrap_budget == 8000
         assert len(messages) == 1 and "bootstrap.budget" in messages[0], bad
+
+
+def test_the_unknown_setting_message_names_every_setting_the_file_may_hold(tmp_path) -> None:
+    _, [message] = load(tmp_path, 'colour = "red"\n')
+    named = message.split("(known: ", 1)[1].removesuffix(")").split(", ")
+    assert named == known_settings()
+    assert named[-1] == "keys.<binding id>"
+    for dotted in named[:-1]:
+        table, _, key = dotted.rpartition(".")
+        text = f"[{table}]\n{key} = 1\n" if table else f"{key} = 1\n"
+        _, messages = load(tmp_path, text)
+        assert not any("unknown setting" in m for m in messages), dotted
+    read_from_the_file = {f.name for f in dataclasses.fields(Settings)} - {"keys", "path"}
+    assert len(named[:-1]) == len(read_from_the_file)

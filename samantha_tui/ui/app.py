@@ -181,16 +181,24 @@ class SamanthaApp(
                     timeout=10,
                 )
         wanted = dict(self.settings.keys)
-        unknown = sorted(set(wanted) - keys.known_ids())
+        # Textual applies the keymap to every screen and widget as it opens; an id nothing
+        # binds does nothing there. The app's own ids are known at once, the screens' only by
+        # loading them: that waits for the first frame.
+        self.set_keymap(wanted)
+        if set(wanted) - keys.known_ids():
+            self.call_after_refresh(self._report_unknown_key_ids, sorted(wanted))
+
+    def _report_unknown_key_ids(self, wanted: list[str]) -> None:
+        known = keys.every_binding_id()
+        unknown = [binding_id for binding_id in wanted if binding_id not in known]
         if unknown:
             self.notify(
                 f"{self.settings.path}: no action has the id {', '.join(unknown)}; "
-                "the ids are listed on ? (help)",
+                "the ids are listed in the README (Settings)",
                 title="Settings",
                 severity="warning",
                 timeout=10,
             )
-        self.set_keymap({key: value for key, value in wanted.items() if key not in unknown})
 
     # --- data ------------------------------------------------------------------------------------
 
@@ -565,20 +573,18 @@ class SamanthaApp(
         if isinstance(self.screen, help_screen.HelpScreen):
             return
         spec = self.spec()
-        main = help_screen.main_page(
-            spec.id, spec.label, self._help_rows(), dict(self.settings.keys)
-        )
+        main = help_screen.main_page(spec.id, spec.label, self._help_rows(), keys.bound(self.table))
         screen = self.screen
         page = main if screen is self.screen_stack[0] else help_screen.screen_page(screen, main)
         self.push_screen(help_screen.HelpScreen(page))
 
     def _help_rows(self) -> list[tuple[str, list[tuple[str, str]]]]:
-        """The keys by what they act on, with any overrides from the settings file."""
-        overrides = dict(self.settings.keys)
+        """The app's keys by what they act on, as Textual binds them (the keymap applied)."""
         sections: dict[str, list[tuple[str, str]]] = {}
-        for key in keys.APP_KEYS:
-            shown = keys.display(overrides.get(key.id, key.keys))
-            sections.setdefault(keys.section(key), []).append((shown, key.description))
+        for found in keys.bound(self):
+            sections.setdefault(keys.section(found.id), []).append(
+                (found.shown, found.binding.description)
+            )
         return list(sections.items())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

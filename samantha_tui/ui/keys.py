@@ -1,16 +1,24 @@
 """Every app action once: its key, stable id, description and command-palette name.
 
-The bindings, the help screen and the palette are all built from this table, so a key shown on `?`
-is always the key that works, and config key overrides refer to the ids listed here.
+The app's bindings and the palette are built from this table. Every other screen and widget
+declares its own `BINDINGS`, each with a stable id too (`reader.next`, `list.mark`). The
+settings file's `[keys]` table remaps any of those ids; Textual applies it (`App.set_keymap`),
+and the help screen reads the keys back from Textual's binding tables (`bound`), so a key shown
+on `?` is always the key that works.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
 
 from .tabs import TABS
+
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
 
 
 @dataclass(frozen=True)
@@ -330,9 +338,9 @@ SECTIONS = {
 }
 
 
-def section(key: Key) -> str:
-    """The help screen's heading for a key: what it acts on."""
-    return SECTIONS.get(key.id, SECTIONS[key.id.split(".", 1)[0]])
+def section(binding_id: str) -> str:
+    """The help screen's heading for one of the app's keys: what it acts on."""
+    return SECTIONS.get(binding_id, SECTIONS[binding_id.split(".", 1)[0]])
 
 
 def bindings() -> list[Binding]:
@@ -340,7 +348,90 @@ def bindings() -> list[Binding]:
 
 
 def known_ids() -> set[str]:
+    """The ids of the app's own keys (the table above)."""
     return {key.id for key in APP_KEYS}
+
+
+UI_PACKAGE = "samantha_tui.ui"
+
+
+def every_binding_id() -> frozenset[str]:
+    """The id of every binding that a screen, widget or the app of this package declares.
+
+    Imports every module of the UI (the screens are otherwise loaded on first use), so it is
+    asked only when the settings name an id that the app itself does not bind.
+    """
+    import importlib
+    import inspect
+    import pkgutil
+
+    from textual.dom import DOMNode
+
+    package = importlib.import_module(UI_PACKAGE)
+    found: set[str] = set()
+    for module_info in pkgutil.walk_packages(package.__path__, f"{UI_PACKAGE}."):
+        module = importlib.import_module(module_info.name)
+        for value in vars(module).values():
+            if inspect.isclass(value) and issubclass(value, DOMNode):
+                found.update(binding_id for binding_id, _ in declared(value))
+    return frozenset(found)
+
+
+def declared(cls: type[DOMNode]) -> Iterator[tuple[str, Binding]]:
+    """(id, binding) of every binding with an id that `cls` and its bases declare, in the order
+    written, a subclass's first (Textual's own bindings carry no id)."""
+    seen: set[str] = set()
+    for base in cls.__mro__:
+        for binding in vars(base).get("BINDINGS", ()):
+            if isinstance(binding, Binding) and binding.id and binding.id not in seen:
+                seen.add(binding.id)
+                yield binding.id, binding
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A declared binding and the keys Textual runs it on now."""
+
+    id: str
+    binding: Binding
+    keys: tuple[str, ...]
+
+    @property
+    def shown(self) -> str:
+        """The keys as a person types them (`?  F1`); empty when a remap took them all."""
+        return display(",".join(self.keys))
+
+
+def bound(node: DOMNode) -> list[Bound]:
+    """Every binding with an id that `node` declares, in the order written, with the keys from
+    Textual's own binding table as the settings file's keymap leaves it.
+
+    The same table Textual dispatches keys from: a remapped key shows here, and a key another
+    remap took away shows no more.
+    """
+    table = node._bindings.copy()
+    keymap = node.app._keymap
+    if keymap:
+        table.apply_keymap(keymap)
+    keys_of: dict[str, list[str]] = {}
+    for key, bindings in table.key_to_bindings.items():
+        # A binding written with two keys and remapped to one is two entries on that key.
+        for binding_id in dict.fromkeys(binding.id for binding in bindings if binding.id):
+            keys_of.setdefault(binding_id, []).append(key)
+    found = []
+    for binding_id, binding in declared(type(node)):
+        # In the order written: the table orders keys by where each was first bound.
+        written = keymap.get(binding_id) or _normalized(binding.key)
+        order = [key.strip() for key in written.split(",")]
+        now = keys_of.get(binding_id, [])
+        now.sort(key=lambda key: order.index(key) if key in order else len(order))
+        found.append(Bound(binding_id, binding, tuple(now)))
+    return found
+
+
+def _normalized(keys: str) -> str:
+    """`?,f1` -> `question_mark,f1`: keys named as Textual's tables name them."""
+    return ",".join(binding.key for binding in Binding.make_bindings([Binding(keys, "", id="")]))
 
 
 _NAMES = {

@@ -29,7 +29,7 @@ class ExportTarget:
 class ExportScreen(DismissOnce, ModalScreen[ExportTarget | None]):
     """Asks for a file name (relative to the current folder) or offers the clipboard instead."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="bootstrap.export.cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="export.cancel")]
 
     def __init__(self, folder: Path, name: str = EXPORT_NAME) -> None:
         super().__init__(classes="dialog")

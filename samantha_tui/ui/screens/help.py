@@ -5,7 +5,8 @@ read from Textual's binding tables as they stand (the screen's, its focused widg
 app's, with the settings file's overrides and without what check_action turns off), so a key
 shown is a key that works there. `HELP_KEYS` may give a longer meaning per binding id, and
 `HELP_NOTES` sections after the keys (the markers of its list). The main
-list's help is the app's own: every key by what it acts on, the list's keys and the markers.
+list's help is the app's own: every key by what it acts on, the list's keys and the markers,
+read from the same tables (keys.bound), so a remapped key shows there too.
 """
 
 from __future__ import annotations
@@ -81,15 +82,11 @@ class HelpPage:
 
 
 def main_page(
-    tab_id: str, tab_label: str, sections: Sections, overrides: Mapping[str, str]
+    tab_id: str, tab_label: str, sections: Sections, list_keys: Sequence[keys.Bound]
 ) -> HelpPage:
     """The main list's help: the app's keys by section, the list's own keys, the markers."""
-    from ..widgets.memory_table import MemoryTable
-
-    # Only the ids the app takes from the settings file are rebound (see SamanthaApp).
-    overrides = {id_: key for id_, key in overrides.items() if id_ in keys.known_ids()}
     meanings = {**LIST_KEYS, "list.mark": "Mark or unmark (d deletes every marked one)"}
-    in_the_list = [*binding_rows(MemoryTable.BINDINGS, overrides, meanings), *AROUND_THE_LIST]
+    in_the_list = [*binding_rows(list_keys, meanings), *AROUND_THE_LIST]
     return HelpPage(
         title=f"Keys · {tab_label} tab",
         purpose=f"{TAB_PURPOSE.get(tab_id, MAIN_PURPOSE)} {MAIN_PURPOSE}",
@@ -98,19 +95,13 @@ def main_page(
     )
 
 
-def binding_rows(
-    bindings: Sequence[Binding | tuple[str, ...]],
-    overrides: Mapping[str, str],
-    meanings: Mapping[str, str],
-) -> list[tuple[str, str]]:
-    """(keys, meaning) of a widget's BINDINGS, each with its settings-file keys if overridden."""
-    rows = []
-    for binding in bindings:
-        if not isinstance(binding, Binding) or not binding.description:
-            continue
-        key = overrides.get(binding.id or "", binding.key)
-        rows.append((keys.display(key), meanings.get(binding.id or "", binding.description)))
-    return rows
+def binding_rows(found: Sequence[keys.Bound], meanings: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(keys, meaning) of a widget's bindings as Textual binds them (see keys.bound)."""
+    return [
+        (bound.shown, meanings.get(bound.id, bound.binding.description))
+        for bound in found
+        if bound.binding.description
+    ]
 
 
 def screen_page(screen: Screen[object], fallback: HelpPage) -> HelpPage:
@@ -206,7 +197,12 @@ class HelpScreen(DismissOnce, ModalScreen[None]):
             if self.page.purpose:
                 yield Static(Text(self.page.purpose), id="help-purpose")
             yield Static(table)
-            yield Static(Text("Press Esc or ? to close", style="dim"), id="help-hint")
+            yield Static(Text(f"Press {self.closing_keys()} to close", style="dim"), id="help-hint")
+
+    def closing_keys(self) -> str:
+        """`Esc or ?`: the first two keys that close it, as the keymap leaves them."""
+        (close,) = [found for found in keys.bound(self) if found.id == "help.close"]
+        return " or ".join(keys.display(key) for key in close.keys[:2])
 
     def action_dismiss(self) -> None:
         self.dismiss(None)
