@@ -22,12 +22,18 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.timer import Timer
 
+from .. import held_collections
 from ..visible_text import visible_text
 
 HELD_WITHIN = 0.1
 """Seconds: a move by key this soon after the one before is part of a held key (a terminal's
 key repeat sends one every 30-40 ms) or of keys typed ahead of the app."""
+
+COLLECT_AFTER = 0.25
+"""Seconds without a held move after which the collector's full passes run again (see
+held_collections): longer than a key repeat's interval, so a held key keeps them waiting."""
 
 TITLE_ROOM = 35
 """Cells the flexible column (the title) should get: narrower, the other columns give way."""
@@ -236,6 +242,7 @@ class MemoryTable(ScrollView, can_focus=True):
         self._last_key_move = float("-inf")
         self._moving_held = False
         self._paint: tuple[int, Style, list[Placed]] | None = None
+        self._collect_timer: Timer | None = None
 
     # --- data ------------------------------------------------------------------------------------
 
@@ -380,10 +387,27 @@ class MemoryTable(ScrollView, can_focus=True):
         now = time.monotonic()
         self._moving_held = now - self._last_key_move < HELD_WITHIN
         self._last_key_move = now
+        if self._moving_held:
+            self._hold_collections()
         try:
             self.cursor = index
         finally:
             self._moving_held = False
+
+    def _hold_collections(self) -> None:
+        held_collections.hold()
+        if self._collect_timer is not None:
+            self._collect_timer.stop()
+        self._collect_timer = self.set_timer(COLLECT_AFTER, self._release_collections)
+
+    def _release_collections(self) -> None:
+        self._collect_timer = None
+        held_collections.release()
+
+    def on_unmount(self) -> None:
+        if self._collect_timer is not None:
+            self._collect_timer.stop()
+            self._release_collections()
 
     def _scroll_to_cursor(self) -> None:
         value = self.cursor

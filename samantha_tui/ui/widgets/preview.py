@@ -126,10 +126,10 @@ class Preview(VerticalScroll):
         self.shown = memory
         head = shown(memory.title, style="bold")
         head.append(f"\n{visible(memory.path)}", style="dim")
-        self.query_one("#preview-head", Static).update(head)
+        update_in_place(self.query_one("#preview-head", Static), head)
         parts = above_body(memory)
         fields = self.query_one("#preview-fields", Static)
-        fields.update(Group(*parts))
+        update_in_place(fields, Group(*parts))
         fields.display = bool(parts)
         body = self.query_one("#preview-body", Markdown)
         self.scroll_home(animate=False)
@@ -169,6 +169,21 @@ class Preview(VerticalScroll):
         fields.update(shown(message, multi_line=True))
         fields.display = bool(message)
         self.query_one("#preview-body", Markdown).display = False
+
+
+def update_in_place(static: Static, content: Any) -> None:
+    """Update a Static of automatic height, laying the screen out again only when the new content
+    takes another number of lines: paging through memories whose fields fill as many lines as
+    the last one's then repaints the pane alone, without Textual's reflow of every widget."""
+    width, height = static.size
+    static.update(content, layout=False)
+    same_lines = (
+        width
+        and static.display
+        and static.get_content_height(static.size, static.size, width) == height
+    )
+    if not same_lines:
+        static.refresh(layout=True)
 
 
 def above_body(memory: Memory) -> list[Any]:
