@@ -1,0 +1,118 @@
+"""Held keys cost a frame as little as they can: the preview's head and fields repaint in place
+when they fill as many lines as before, and the collector's full passes wait for the pause."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+import pytest
+from textual.geometry import Region
+from textual.widgets import Static
+
+from samantha_tui.ui import held_collections
+from samantha_tui.ui.app import SamanthaApp
+from samantha_tui.ui.widgets import memory_table, preview
+
+from .conftest import ST, TODAY, make_tree
+from .test_app_held_keys import SIZE, loaded, many_notes, settled
+
+
+def test_holding_full_collections_keeps_the_young_thresholds_and_restores_all() -> None:
+    before = gc.get_threshold()
+    try:
+        held_collections.hold()
+        held_collections.hold()  # twice is once: the release brings back the first thresholds
+        assert held_collections.held()
+        assert gc.get_threshold() == (before[0], before[1], held_collections.NEVER)
+        held_collections.release()
+        assert not held_collections.held()
+        assert gc.get_threshold() == before
+        held_collections.release()  # nothing held: nothing changes
+        assert gc.get_threshold() == before
+    finally:
+        held_collections.release()
+        gc.set_threshold(*before)
+
+
+async def test_a_held_page_down_holds_full_collections_until_the_keys_pause(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(memory_table, "HELD_WITHIN", 5.0)
+    monkeypatch.setattr(memory_table, "COLLECT_AFTER", 0.3)
+    before = gc.get_threshold()
+    app = SamanthaApp(many_notes(tmp_path / "t"), lambda: TODAY)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("pagedown")
+        assert not held_collections.held()  # one key alone is not held
+        await pilot.press("pagedown")
+        assert held_collections.held()
+        assert gc.get_threshold()[2] == held_collections.NEVER
+        await pilot.press("pagedown")
+        assert held_collections.held()
+        await pilot.pause(0.6)
+        assert not held_collections.held()
+        assert gc.get_threshold() == before
+        await settled(pilot)
+
+
+async def test_leaving_while_a_key_is_held_lets_full_collections_run_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(memory_table, "HELD_WITHIN", 5.0)
+    monkeypatch.setattr(memory_table, "COLLECT_AFTER", 60.0)
+    before = gc.get_threshold()
+    app = SamanthaApp(many_notes(tmp_path / "t"), lambda: TODAY)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("pagedown", "pagedown")
+        assert held_collections.held()
+    assert not held_collections.held()
+    assert gc.get_threshold() == before
+
+
+def painted(widget: Static) -> str:
+    """The text of the widget's lines as the screen shows them."""
+    lines = widget.render_lines(Region(0, 0, *widget.outer_size))
+    return "\n".join(strip.text for strip in lines)
+
+
+def notes_with_fields(root: Path) -> Path:
+    """Three notes: the first two have the same fields, the third two more lines of them."""
+    same = "date: 2026-05-0{n}\ntopics: [t]\nimportance: low\n"
+    files = {
+        f"{ST}/2026-05-03_a.md": "---\n" + same.format(n=3) + "---\n\n# A\n\nBody a.\n",
+        f"{ST}/2026-05-02_b.md": "---\n" + same.format(n=2) + "---\n\n# B\n\nBody b.\n",
+        f"{ST}/2026-05-01_c.md": (
+            "---\n" + same.format(n=1) + "critical: true\nreferences: 2\n---\n\n# C\n\nBody c.\n"
+        ),
+    }
+    return make_tree(root, files)
+
+
+async def test_fields_of_as_many_lines_repaint_without_a_layout_and_more_lines_get_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(preview, "BODY_PAUSE", 0.05)
+    app = SamanthaApp(notes_with_fields(tmp_path / "t"), lambda: TODAY)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        fields = app.query_one("#preview-fields", Static)
+        head = app.query_one("#preview-head", Static)
+        assert app.selected_memory().title == "A"
+        three = fields.size.height
+        assert three == 3
+
+        b = app.memory_for(app.table.rows[1].key)
+        app.preview.show_memory(b, held=True)
+        assert not fields._layout_required and not head._layout_required
+        await settled(pilot)
+        assert "2026-05-02" in painted(fields)  # the new fields, not the old ones
+        assert fields.size.height == three
+
+        c = app.memory_for(app.table.rows[2].key)
+        app.preview.show_memory(c, held=True)
+        assert fields._layout_required
+        await settled(pilot)
+        assert fields.size.height == three + 2
