@@ -116,3 +116,35 @@ async def test_fields_of_as_many_lines_repaint_without_a_layout_and_more_lines_g
         assert fields._layout_required
         await settled(pilot)
         assert fields.size.height == three + 2
+
+
+async def test_held_fields_keep_the_taller_box_until_the_keys_pause_then_fit_exactly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(preview, "BODY_PAUSE", 0.5)
+    app = SamanthaApp(notes_with_fields(tmp_path / "t"), lambda: TODAY)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        fields = app.query_one("#preview-fields", Static)
+        a, b, c = (app.memory_for(row.key) for row in app.table.rows)
+        app.preview.show_memory(c)
+        await settled(pilot)
+        assert fields.size.height == 5
+
+        app.preview.show_memory(b, held=True)
+        assert not fields._layout_required  # shorter: shown in the box of five lines
+        await pilot.pause()
+        assert fields.size.height == 5
+        assert "2026-05-02" in painted(fields)
+
+        await settled(pilot)  # the keys paused: the body is drawn and the box fits the fields
+        assert fields.size.height == 3
+        await pilot.pause()
+        assert fields.size.height == 3
+
+        app.preview.show_memory(c, held=True)
+        await settled(pilot)
+        app.preview.show_memory(a)  # not held: exactly its height at once
+        assert fields._layout_required
+        await pilot.pause()
+        assert fields.size.height == 3
