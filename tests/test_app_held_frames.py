@@ -1,75 +1,19 @@
 """Held keys cost a frame as little as they can: the preview's head and fields repaint in place
-when they fill as many lines as before, and the collector's full passes wait for the pause."""
+when they fill as many lines as before, or fewer while the keys are held."""
 
 from __future__ import annotations
 
-import gc
 from pathlib import Path
 
 import pytest
 from textual.geometry import Region
 from textual.widgets import Static
 
-from samantha_tui.ui import held_collections
 from samantha_tui.ui.app import SamanthaApp
-from samantha_tui.ui.widgets import memory_table, preview
+from samantha_tui.ui.widgets import preview
 
 from .conftest import ST, TODAY, make_tree
-from .test_app_held_keys import SIZE, loaded, many_notes, settled
-
-
-def test_holding_full_collections_keeps_the_young_thresholds_and_restores_all() -> None:
-    before = gc.get_threshold()
-    try:
-        held_collections.hold()
-        held_collections.hold()  # twice is once: the release brings back the first thresholds
-        assert held_collections.held()
-        assert gc.get_threshold() == (before[0], before[1], held_collections.NEVER)
-        held_collections.release()
-        assert not held_collections.held()
-        assert gc.get_threshold() == before
-        held_collections.release()  # nothing held: nothing changes
-        assert gc.get_threshold() == before
-    finally:
-        held_collections.release()
-        gc.set_threshold(*before)
-
-
-async def test_a_held_page_down_holds_full_collections_until_the_keys_pause(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(memory_table, "HELD_WITHIN", 5.0)
-    monkeypatch.setattr(memory_table, "COLLECT_AFTER", 0.3)
-    before = gc.get_threshold()
-    app = SamanthaApp(many_notes(tmp_path / "t"), lambda: TODAY)
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        await pilot.press("pagedown")
-        assert not held_collections.held()  # one key alone is not held
-        await pilot.press("pagedown")
-        assert held_collections.held()
-        assert gc.get_threshold()[2] == held_collections.NEVER
-        await pilot.press("pagedown")
-        assert held_collections.held()
-        await pilot.pause(0.6)
-        assert not held_collections.held()
-        assert gc.get_threshold() == before
-        await settled(pilot)
-
-
-async def test_leaving_while_a_key_is_held_lets_full_collections_run_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(memory_table, "HELD_WITHIN", 5.0)
-    monkeypatch.setattr(memory_table, "COLLECT_AFTER", 60.0)
-    before = gc.get_threshold()
-    app = SamanthaApp(many_notes(tmp_path / "t"), lambda: TODAY)
-    async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
-        await pilot.press("pagedown", "pagedown")
-        assert held_collections.held()
-    assert not held_collections.held()
-    assert gc.get_threshold() == before
+from .test_app_held_keys import SIZE, loaded, settled
 
 
 def painted(widget: Static) -> str:

@@ -24,18 +24,12 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.timer import Timer
 
-from .. import held_collections
 from ..visible_text import visible_text
 
 HELD_WITHIN = 0.1
 """Seconds: a move by key this soon after the one before is part of a held key (a terminal's
 key repeat sends one every 30-40 ms) or of keys typed ahead of the app."""
-
-COLLECT_AFTER = 0.25
-"""Seconds without a held move after which the collector's full passes run again (see
-held_collections): longer than a key repeat's interval, so a held key keeps them waiting."""
 
 TITLE_ROOM = 35
 """Cells the flexible column (the title) should get: narrower, the other columns give way."""
@@ -135,9 +129,11 @@ class TableRow:
     cells: tuple[Text, ...]
 
 
-MADE_ROWS_KEPT = 1024
-"""Rows a LazyRows keeps once made: several screens of the tallest terminal, so paging back and
-forth makes nothing twice, while holding PgDn through 70,000 rows keeps no more than this."""
+MADE_ROWS_KEPT = 256
+"""Rows a LazyRows keeps once made: screens of a tall terminal, so paging back and forth makes
+little twice, while holding PgDn through 70,000 rows keeps no more than this. Each kept row is
+about twenty objects every full garbage collection walks: 1,024 of them were a fifth of that
+walk while PgDn was held, and making a row again costs about 25 µs."""
 
 
 class LazyRows(Sequence[TableRow]):
@@ -281,7 +277,6 @@ class MemoryTable(ScrollView, can_focus=True):
         self._last_key_move = float("-inf")
         self._moving_held = False
         self._paint: tuple[int, Style, list[Placed]] | None = None
-        self._collect_timer: Timer | None = None
 
     # --- data ------------------------------------------------------------------------------------
 
@@ -426,27 +421,10 @@ class MemoryTable(ScrollView, can_focus=True):
         now = time.monotonic()
         self._moving_held = now - self._last_key_move < HELD_WITHIN
         self._last_key_move = now
-        if self._moving_held:
-            self._hold_collections()
         try:
             self.cursor = index
         finally:
             self._moving_held = False
-
-    def _hold_collections(self) -> None:
-        held_collections.hold()
-        if self._collect_timer is not None:
-            self._collect_timer.stop()
-        self._collect_timer = self.set_timer(COLLECT_AFTER, self._release_collections)
-
-    def _release_collections(self) -> None:
-        self._collect_timer = None
-        held_collections.release()
-
-    def on_unmount(self) -> None:
-        if self._collect_timer is not None:
-            self._collect_timer.stop()
-            self._release_collections()
 
     def _scroll_to_cursor(self) -> None:
         value = self.cursor
@@ -625,7 +603,10 @@ class MemoryTable(ScrollView, can_focus=True):
             at = column.cell
             cell = visible_text(cells[at]) if at < len(cells) else _NO_CELL
             _cell_segments(cell, column, style_of, segments)
-        return Strip(segments).crop_extend(0, width, base)
+        strip = Strip(segments)
+        # A strip already `width` long is returned as it is: `crop_extend` would keep it in its
+        # own cache, a cycle only a full collection frees, for every row drawn.
+        return strip if strip.cell_length == width else strip.crop_extend(0, width, base)
 
     def _titles(self, width: int) -> list[Text]:
         # Indexed by cell, as a row's cells are: a narrow column's title sits at its cell.
