@@ -3,6 +3,8 @@ cut with an ellipsis, padded, justified, styled by its cell, its spans, the mark
 
 from __future__ import annotations
 
+import sys
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.style import Style
@@ -91,3 +93,17 @@ async def test_a_row_on_screen_shows_its_cells_cut_to_their_columns() -> None:
         assert line.startswith(" ★  A title")
         assert line.rstrip().endswith("…   12")
         assert len(line) == table.scrollable_content_region.width
+
+
+async def test_a_row_strip_is_freed_by_its_last_reference_not_by_a_full_collection() -> None:
+    app = Lists()
+    async with app.run_test(size=(40, 6)) as pilot:
+        table = app.query_one(MemoryTable)
+        columns = (Column("", 2), Column("Title"), Column("Refs", 4, "right"))
+        table.set_rows([TableRow("a", (Text("★"), Text("A title"), Text("12")))], columns=columns)
+        await pilot.pause()
+        width, base, placed = table._paint_now()
+        strip = table._row_strip(table.rows[0].cells, width, base, placed, " ", [])
+        assert strip.cell_length == width
+        # Only this name and getrefcount's argument: the strip does not hold itself in a cache.
+        assert sys.getrefcount(strip) == 2
