@@ -6,15 +6,17 @@ the first column, so it shows without colour too.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import overload
 
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 from textual import events
 from textual.binding import Binding
 from textual.geometry import Region, Size
@@ -83,6 +85,43 @@ def lay_out(columns: Sequence[Column], width: int) -> list[Placed]:
     return [Placed(c, at, room if c.width is None else c.width) for at, c in chosen]
 
 
+_NO_CELL = Text()
+
+
+def _cell_segments(
+    cell: Text,
+    column: Placed,
+    style_of: Callable[[tuple[Style | str, ...]], Style],
+    segments: list[Segment],
+) -> None:
+    """Append one cell's segments, cut to its column with an ellipsis and padded to its width as
+    `Text.truncate` and `pad_left`/`pad_right` would, each piece styled as `Text.render` would
+    (the cell's style, then its spans in order)."""
+    width = column.width
+    plain = cell.plain
+    spans = cell.spans
+    if cell_len(plain) > width:
+        plain = set_cell_size(plain, width - 1) + "…"
+        end = len(plain)
+        spans = [Span(a, min(b, end), style) for a, b, style in spans if a < end]
+    pad = width - cell_len(plain)
+    if pad > 0 and column.column.justify == "right":
+        plain = " " * pad + plain
+        spans = [Span(a + pad, b + pad, style) for a, b, style in spans]
+    elif pad > 0:
+        plain += " " * pad
+    own: tuple[Style | str, ...] = (cell.style,) if cell.style else ()
+    if not spans:
+        segments.append(Segment(plain, style_of(own)))
+        return
+    cuts = sorted({0, len(plain), *(a for a, _, _ in spans), *(b for _, b, _ in spans)})
+    for start, stop in itertools.pairwise(cuts):
+        if start >= stop or stop > len(plain):
+            continue
+        active = tuple(style for a, b, style in spans if a <= start and b >= stop)
+        segments.append(Segment(plain[start:stop], style_of(own + active)))
+
+
 @dataclass(frozen=True)
 class TableRow:
     key: str
@@ -90,9 +129,11 @@ class TableRow:
     cells: tuple[Text, ...]
 
 
-MADE_ROWS_KEPT = 1024
-"""Rows a LazyRows keeps once made: several screens of the tallest terminal, so paging back and
-forth makes nothing twice, while holding PgDn through 70,000 rows keeps no more than this."""
+MADE_ROWS_KEPT = 256
+"""Rows a LazyRows keeps once made: screens of a tall terminal, so paging back and forth makes
+little twice, while holding PgDn through 70,000 rows keeps no more than this. Each kept row is
+about twenty objects every full garbage collection walks: 1,024 of them were a fifth of that
+walk while PgDn was held, and making a row again costs about 25 µs."""
 
 
 class LazyRows(Sequence[TableRow]):
@@ -522,15 +563,50 @@ class MemoryTable(ScrollView, can_focus=True):
         if index >= len(self.rows):
             return Strip.blank(width, base)
         key = self._keys[index]
+        over: list[Style] = []
         if key in self._marks:
-            line = self._line(self.rows[index].cells, width, self.MARK, placed)
-            line.stylize(self.get_component_rich_style("memory-table--marked"))
-        else:
-            line = self._line(self.rows[index].cells, width, placed_columns=placed)
+            over.append(self.get_component_rich_style("memory-table--marked"))
         if index == self.cursor:
             name = "memory-table--cursor" if self.has_focus else "memory-table--cursor-blurred"
-            line.stylize(self.get_component_rich_style(name))
-        return self._strip(line, width, base)
+            over.append(self.get_component_rich_style(name))
+        gutter = self.MARK if key in self._marks else " "
+        return self._row_strip(self.rows[index].cells, width, base, placed, gutter, over)
+
+    def _row_strip(
+        self,
+        cells: Sequence[Text],
+        width: int,
+        base: Style,
+        placed: list[Placed],
+        gutter: str,
+        over: list[Style],
+    ) -> Strip:
+        """A row's line as segments, made straight from its cells: what `_line` and `_strip`
+        draw (each cell cut and padded to its column, the line's styles over the cells'), without
+        building a Text of the line and rendering it, which cost most of a frame while PgDn was
+        held (every row on the screen new each frame)."""
+        get_style = self.app.console.get_style
+        combined: dict[tuple[Style | str, ...], Style] = {}
+
+        def style_of(styles: tuple[Style | str, ...]) -> Style:
+            style = combined.get(styles)
+            if style is None:
+                parts = [get_style(s, default=Style.null()) for s in styles]
+                style = combined[styles] = base + Style.combine([Style.null(), *parts, *over])
+            return style
+
+        between = style_of(())
+        segments = [Segment(gutter, between)]
+        for number, column in enumerate(placed):
+            if number:
+                segments.append(Segment(" ", between))
+            at = column.cell
+            cell = visible_text(cells[at]) if at < len(cells) else _NO_CELL
+            _cell_segments(cell, column, style_of, segments)
+        strip = Strip(segments)
+        # A strip already `width` long is returned as it is: `crop_extend` would keep it in its
+        # own cache, a cycle only a full collection frees, for every row drawn.
+        return strip if strip.cell_length == width else strip.crop_extend(0, width, base)
 
     def _titles(self, width: int) -> list[Text]:
         # Indexed by cell, as a row's cells are: a narrow column's title sits at its cell.

@@ -126,10 +126,11 @@ class Preview(VerticalScroll):
         self.shown = memory
         head = shown(memory.title, style="bold")
         head.append(f"\n{visible(memory.path)}", style="dim")
-        self.query_one("#preview-head", Static).update(head)
+        head_widget = self.query_one("#preview-head", Static)
+        update_in_place(head_widget, head, grow_only=held)
         parts = above_body(memory)
         fields = self.query_one("#preview-fields", Static)
-        fields.update(Group(*parts))
+        update_in_place(fields, Group(*parts), grow_only=held)
         fields.display = bool(parts)
         body = self.query_one("#preview-body", Markdown)
         self.scroll_home(animate=False)
@@ -149,6 +150,9 @@ class Preview(VerticalScroll):
         memory = self.shown
         if memory is None:
             return
+        # Sized for the tallest row passed while the keys were held: now exactly this one's.
+        fit_height(self.query_one("#preview-head", Static))
+        fit_height(self.query_one("#preview-fields", Static))
         body = self.query_one("#preview-body", Markdown)
         text = without_title(memory.body, memory.title)
         await body.update(preview_part(text))
@@ -169,6 +173,30 @@ class Preview(VerticalScroll):
         fields.update(shown(message, multi_line=True))
         fields.display = bool(message)
         self.query_one("#preview-body", Markdown).display = False
+
+
+def update_in_place(static: Static, content: Any, *, grow_only: bool = False) -> None:
+    """Update a Static of automatic height, laying the screen out again only when the new content
+    takes another number of lines (with `grow_only`, only when it takes more: the shorter content
+    shows in the taller box, blank lines under it, until `fit_height`).
+
+    A layout is Textual's reflow of every widget on the screen; paging through memories whose
+    fields fill as many lines as the last one's then repaints the pane alone."""
+    width, height = static.size
+    static.update(content, layout=False)
+    if not width or not static.display:
+        static.refresh(layout=True)
+        return
+    lines = static.get_content_height(static.size, static.size, width)
+    if lines > height or (lines < height and not grow_only):
+        static.refresh(layout=True)
+
+
+def fit_height(static: Static) -> None:
+    """Lay the screen out again if a Static's content no longer fills exactly its height."""
+    width, height = static.size
+    if static.display and static.get_content_height(static.size, static.size, width) != height:
+        static.refresh(layout=True)
 
 
 def above_body(memory: Memory) -> list[Any]:
