@@ -74,6 +74,14 @@ async def until(pilot, condition: Callable[[], bool]) -> bool:
     return condition()
 
 
+async def checked(pilot, app: SamanthaApp, gate: threading.Event) -> None:
+    """Let the scan run, and wait until its checked tree is shown and every worker is done."""
+    gate.set()
+    assert await until(pilot, lambda: app.checking is None)
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 def status(app: SamanthaApp) -> str:
     return str(app.status_line.render())
 
@@ -101,10 +109,7 @@ async def test_the_catalogued_rows_show_before_the_scan_and_the_status_says_chec
         assert [row.key for row in app.table.rows] == [SECOND, FIRST]
         assert "checking 2 files…" in status(app)
         assert "2 memories" in status(app)
-        gate.set()
-        assert await until(pilot, lambda: app.checking is None)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await checked(pilot, app, gate)
         assert "checking" not in status(app)
         assert [row.key for row in app.table.rows] == [SECOND, FIRST]
         assert app.memory_for(FIRST) is app.curator.get(FIRST)
@@ -267,10 +272,7 @@ async def test_while_checking_the_list_holds_entries_and_only_a_previewed_record
         await pilot.press("up", "down", "up")
         await pilot.pause(0.2)
         assert loaded == [SECOND, FIRST]  # kept, not loaded again
-        gate.set()
-        assert await until(pilot, lambda: app.checking is None)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await checked(pilot, app, gate)
         assert all(isinstance(m, Memory) for m in app.memory_tree.memories)
         assert app.memory_for(SECOND) is app.curator.get(SECOND)
 
@@ -288,6 +290,4 @@ async def test_the_reader_opens_on_a_catalogued_record_while_checking(
         assert app.screen.memory.path == FIRST
         assert app.screen.memory.body.strip().endswith("Body.")
         assert not gate.is_set()
-        gate.set()
-        assert await until(pilot, lambda: app.checking is None)
-        await app.workers.wait_for_complete()
+        await checked(pilot, app, gate)
