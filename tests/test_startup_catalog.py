@@ -287,7 +287,13 @@ async def test_the_reader_opens_on_a_catalogued_record_while_checking(
         assert await until(pilot, lambda: len(app.table.rows) == 2)
         await pilot.press("down", "enter")
         assert await until(pilot, lambda: isinstance(app.screen, ReaderScreen))
+        # Drawn before the test goes on: an app closed while the reader fills itself takes its
+        # parts away under it.
+        assert await until(pilot, lambda: bool(app.screen.query("#reader-notes")))
         assert app.screen.memory.path == FIRST
         assert app.screen.memory.body.strip().endswith("Body.")
         assert not gate.is_set()
         await checked(pilot, app, gate)
+        await pilot.press("escape")  # the checked tree shows again in it: closed once drawn
+        assert await until(pilot, lambda: len(app.screen_stack) == 1)
+        await app.workers.wait_for_complete()
