@@ -13,7 +13,9 @@ import itertools
 import json
 import math
 import re
-from json.decoder import scanstring
+
+# The C scanner json itself uses; it is public at run time, but typeshed does not declare it.
+from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any
 
 from ..json_spans import NotPatchable, elements_at, object_at
