@@ -7,13 +7,19 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.model import Memory, Problem
 from ..core.visible import has_hidden_characters
 from .folder_opener import NoOpener, open_folder, opener_command
 
+if TYPE_CHECKING:
+    from .host import Host
+else:
+    Host = object  # the app's typed surface, for the type checker only (see host.py)
 
-class Reading:
+
+class Reading(Host):
     """Mixed into SamanthaApp; uses its curator, table, tabs and forms (see app.py)."""
 
     def action_read(self) -> None:
