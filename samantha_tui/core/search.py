@@ -740,7 +740,7 @@ class SearchIndex(Answering):
                     if held is None:
                         postings[token] = [slot]
                     else:
-                        held.append(slot)  # type: ignore[union-attr]
+                        held.append(slot)  # type: ignore[union-attr]  # a list while building
                     continue
                 postings[token] = _with_slot(held, slot)
                 if held is None:
@@ -750,6 +750,7 @@ class SearchIndex(Answering):
             for value in values:
                 held = table.get(value)
                 if building:
+                    # While building, every posting is still a list.
                     table.setdefault(value, []).append(slot)  # type: ignore[union-attr]
                 else:
                     table[value] = _with_slot(held, slot)

@@ -75,6 +75,10 @@ class Host(App[None]):
         """Searching."""
 
     @abstractmethod
+    def load_tree(self) -> None:
+        """Read the tree again (a recovery does, once it is done)."""
+
+    @abstractmethod
     def spec(self, tab_id: str | None = None) -> TabSpec: ...
 
     @abstractmethod

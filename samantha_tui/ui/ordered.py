@@ -33,6 +33,7 @@ def in_order(method: Method) -> Method:
     def queue(self: OrderedWork, *args: Any, **kwargs: Any) -> None:
         self.run_in_order(functools.partial(method, self, *args, **kwargs))
 
+    # Called as the method was (it returns None either way): mypy cannot see that of a Method.
     return queue  # type: ignore[return-value]
 
 

@@ -252,6 +252,7 @@ def _inner_sep(text: str, at: int) -> str:
 def _line_indent(text: str, at: int) -> str:
     """The spaces and tabs that start the line holding offset `at`."""
     line_start = text.rfind("\n", 0, at) + 1
+    # The pattern matches the empty string too, so it always matches.
     return _LINE_LEAD.match(text, line_start).group(0)  # type: ignore[union-attr]
 
 
