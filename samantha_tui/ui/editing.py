@@ -61,7 +61,7 @@ def editor_command(environ: os._Environ[str] | dict[str, str]) -> list[str] | No
 
 
 class Editing(Host):
-    """Mixed into SamanthaApp; uses its curator, table, tabs and notices (see app.py)."""
+    """Mixed into SamanthaApp; uses its curator, table, tabs and notices (listed in host.py)."""
 
     # --- running changes -------------------------------------------------------------------------
 

@@ -39,7 +39,7 @@ INDEX_QUIET = 1.0
 
 
 class LiveFiles(Host):
-    """Mixed into SamanthaApp; uses its curator, settings and status line (see app.py)."""
+    """Mixed into SamanthaApp; uses its curator, settings and status line (listed in host.py)."""
 
     def init_live(self) -> None:
         self._outside_paths: set[str] = set()

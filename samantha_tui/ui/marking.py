@@ -37,7 +37,7 @@ def first_names(paths: Sequence[str], shown: int = NAMED_IN_CONFIRM) -> list[str
 
 
 class Marking(Host):
-    """Mixed into SamanthaApp; uses its table, curator, tabs and status line (see app.py)."""
+    """Mixed into SamanthaApp; uses its table, curator, tabs and status line (listed in host.py)."""
 
     def init_marking(self) -> None:
         self._tab_marks: dict[str, frozenset[str]] = {}

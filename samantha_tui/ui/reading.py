@@ -20,7 +20,7 @@ else:
 
 
 class Reading(Host):
-    """Mixed into SamanthaApp; uses its curator, table, tabs and forms (see app.py)."""
+    """Mixed into SamanthaApp; uses its curator, table, tabs and forms (listed in host.py)."""
 
     def action_read(self) -> None:
         """Enter on the list: the reader on the selected memory; on a problem, go to its fault."""

@@ -71,7 +71,7 @@ def where_else(counts: Mapping[str, int], here: str) -> str:
 
 
 class Searching(Host):
-    """Mixed into SamanthaApp; uses its curator, table, tabs and list (see app.py)."""
+    """Mixed into SamanthaApp; uses its curator, table, tabs and list (listed in host.py)."""
 
     def init_searching(self) -> None:
         self.query_text = ""

@@ -29,7 +29,7 @@ UNSORTED = ("problems",)
 
 
 class Sorting(Host):
-    """Mixed into SamanthaApp; uses its table, tabs, settings and list (see app.py)."""
+    """Mixed into SamanthaApp; uses its table, tabs, settings and list (listed in host.py)."""
 
     def init_sorting(self) -> None:
         self._sorts: dict[str, SortOrder] = {}
