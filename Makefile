@@ -38,6 +38,8 @@ test: $(VENV)/.installed-test
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check samantha_tui tests screenshots bench
 	$(BIN)/ruff format --check samantha_tui tests screenshots bench
+	# Over samantha_tui/, as [tool.mypy] in pyproject.toml sets it.
+	$(BIN)/python -m mypy
 
 format: $(VENV)/.installed-test
 	$(BIN)/ruff format samantha_tui tests screenshots bench
@@ -53,4 +55,4 @@ screenshots: $(VENV)/.installed-test
 	$(BIN)/python screenshots/generate.py screenshots
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -35,7 +35,7 @@ class Settings:
 
 
 # (table, key) -> the Settings field it sets and the type it must have; table "" is the top level.
-_FIELDS: dict[tuple[str, str], tuple[str, type]] = {
+_FIELDS: dict[tuple[str, str], tuple[str, type[Any]]] = {
     ("", "theme"): ("theme", str),
     ("index", "auto_regenerate"): ("auto_index", bool),
     ("watch", "enabled"): ("watch", bool),

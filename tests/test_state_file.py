@@ -64,6 +64,16 @@ def test_odd_values_are_dropped_with_one_message(tmp_path: Path) -> None:
     assert "`tasks`" in loaded.message
 
 
+def test_a_sort_field_that_is_not_text_is_dropped_not_raised(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    data = {"sort": {"all": {"field": ["title"], "descending": True}, "runbooks": {"field": {}}}}
+    path.write_text(json.dumps(data), "utf-8")
+    loaded = load_state(path)
+    assert dict(loaded.state.sorts) == {}
+    assert loaded.message is not None
+    assert "`all`" in loaded.message and "`runbooks`" in loaded.message
+
+
 def test_damaged_files_give_the_defaults_and_a_reason(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
     for raw, reason in (

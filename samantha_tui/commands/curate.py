@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..core import impact, lifecycle, subconscious
 from ..core.model import Kind
@@ -100,7 +101,7 @@ def run_review(args: argparse.Namespace) -> int:
     proposals = lifecycle.review(store.tree, store.today())
     merges = subconscious.merge_plan(store.tree)
     if args.json:
-        payload = {
+        payload: dict[str, list[dict[str, Any]]] = {
             p.name: [{"path": c.path, "title": c.title, "reason": c.reason} for c in p.candidates]
             for p in proposals
         }

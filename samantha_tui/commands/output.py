@@ -39,8 +39,8 @@ def _unwrapped(stream: Any) -> Any:
 def visible_output() -> Iterator[None]:
     """While inside, print() to stdout or stderr (argparse's messages too) escapes tree text."""
     saved = sys.stdout, sys.stderr
-    sys.stdout = VisibleStream(_unwrapped(sys.stdout))  # type: ignore[assignment]
-    sys.stderr = VisibleStream(_unwrapped(sys.stderr))  # type: ignore[assignment]
+    sys.stdout = VisibleStream(_unwrapped(sys.stdout))
+    sys.stderr = VisibleStream(_unwrapped(sys.stderr))
     try:
         yield
     finally:

@@ -96,7 +96,8 @@ def one_folder_sync() -> Iterator[None]:
     if getattr(_DEFERRED, "folders", None) is not None:
         yield  # already inside one: the outer block syncs
         return
-    _DEFERRED.folders = folders = {}
+    folders: dict[Path, None] = {}
+    _DEFERRED.folders = folders
     try:
         yield
     finally:

@@ -146,7 +146,7 @@ class BootstrapPlan:
     @property
     def disagreements(self) -> int:
         """How many places index.json and the files disagree, over items and near misses."""
-        rows = (*self.items, *self.near_misses)
+        rows: tuple[PlanItem | NearMiss, ...] = (*self.items, *self.near_misses)
         return sum(len(row.disagreements) for row in rows)
 
 
@@ -431,7 +431,7 @@ def _choose_project_from_index(
         if target is not None:
             first = status_of(target, "is current (chosen)")
             name = target.name
-            aliases = (name, folder_of.get(name, name))
+            aliases: tuple[str, ...] = (name, folder_of.get(name, name))
         else:
             assert lone is not None
             first = _load(lone, f"project {chosen} is current (chosen)")
@@ -726,12 +726,13 @@ def _runbooks_from_index(
     for runbook in index_view.runbooks(index):
         listed.add(runbook.path)
         memory = by_path.get(runbook.path)
+        verdict: Verdict | None = None
+        why: str | None
         try:
-            triggers = read_triggers(runbook.triggers)
+            triggers: Triggers | None = read_triggers(runbook.triggers)
         except MalformedTriggers as error:
             loads_it, why, triggers = False, f"runbook: index.json's entry: {error}", None
-            verdict = None
-        else:
+        if triggers is not None:
             verdict = evaluate(triggers, signals, strategy)
             loads_it, why = _verdict_reason(verdict, strategy)
         if memory is None:

@@ -202,7 +202,9 @@ def _yaml_version() -> str:
                     return found.group(1)
         except (OSError, ValueError, ImportError):
             pass
-        import yaml as loaded
+        import yaml
+
+        return str(yaml.__version__)
     return str(loaded.__version__)
 
 
@@ -662,7 +664,7 @@ class Catalog:
                     memory = _rebuild(
                         path, record, body, checksum, rel, kind, today, companions, True
                     )
-                if memory is None:
+                if kind is None or memory is None:
                     self.notice = self.notice or self._bad_row(rel)
                     continue
                 placed.append((_KIND_ORDER[kind], rel, memory))

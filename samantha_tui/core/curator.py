@@ -16,7 +16,7 @@ import datetime as dt
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from . import known_files, tree_lock
 from .atomic import ConflictError, StoreError, digest_bytes
@@ -717,11 +717,16 @@ def _redo_touched(undone: Undone) -> set[str]:
     return {op.path for op in undone.redo.operations}
 
 
-def _without_lost(steps: list, is_lost: Callable[[Any], bool], paths: Callable[[Any], set[str]]):
+_Step = TypeVar("_Step")
+
+
+def _without_lost(
+    steps: list[_Step], is_lost: Callable[[_Step], bool], paths: Callable[[_Step], set[str]]
+) -> list[_Step]:
     """`steps` (oldest first) without the lost ones and every older step on a file a lost one
     touched: undoing (or redoing) the newest first, those would meet a file that never returns."""
     gone_paths: set[str] = set()
-    kept: list = []
+    kept: list[_Step] = []
     for step in reversed(steps):
         if is_lost(step) or paths(step) & gone_paths:
             gone_paths |= paths(step)

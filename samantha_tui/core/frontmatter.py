@@ -339,7 +339,6 @@ def parse(text: str) -> Parsed:
     if split is None:
         return Parsed(None, text.removeprefix(BOM), errors=((1, _NO_FRONTMATTER),))
     yaml_text, body = split
-    base = {"body": body}
     repeated: tuple[tuple[int | None, str], ...] = ()
     try:
         data = try_parse(yaml_text)
@@ -349,27 +348,27 @@ def parse(text: str) -> Parsed:
         refused = Parsed(
             None,
             errors=((_yaml_error_line(error, yaml_text), _describe_yaml_error(error)),),
-            **base,
+            body=body,
         )
         return _as_samantha_llm_reads(yaml_text, body) or refused
     except UnreadableValue as error:
-        refused = Parsed(None, errors=((error.line, str(error)),), **base)
+        refused = Parsed(None, errors=((error.line, str(error)),), body=body)
         return (error.fall_back_reason and _as_samantha_llm_reads(yaml_text, body)) or refused
     except ValueError as error:
-        return Parsed(None, errors=(_bad_value_line(split_lines(yaml_text), error),), **base)
+        return Parsed(None, errors=(_bad_value_line(split_lines(yaml_text), error),), body=body)
     except RecursionError:
-        return Parsed(None, errors=((2, "frontmatter is nested too deeply to read"),), **base)
+        return Parsed(None, errors=((2, "frontmatter is nested too deeply to read"),), body=body)
     if data is None:
         data = {}
     if not isinstance(data, dict):
         shape = "a list" if isinstance(data, list) else f"a single value ({written(data)})"
         message = f"frontmatter is {shape}; expected `key: value` lines"
-        return Parsed(None, errors=((2, message),), **base)
+        return Parsed(None, errors=((2, message),), body=body)
     bad_keys = [key for key in data if not isinstance(key, str)]
     if bad_keys:
         message = f"frontmatter key {quoted(bad_keys[0])} is not text; expected `name: value`"
-        return Parsed(None, errors=((2, message),), **base)
-    return Parsed(data, errors=repeated, **base)
+        return Parsed(None, errors=((2, message),), body=body)
+    return Parsed(data, errors=repeated, body=body)
 
 
 _NO_FRONTMATTER = "no frontmatter: the file must start with a `---` line, then `key: value` lines"

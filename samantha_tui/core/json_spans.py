@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from json.decoder import scanstring
+
+# The C scanner json itself uses; it is public at run time, but typeshed does not declare it.
+from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any
 
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -150,8 +152,8 @@ def set_member(text: str, obj: ObjectSpans, key: str, value: Any) -> str:
         gap = text[obj.open + 1 : last.start]
     key_end = _key_end(text, last)
     colon = text[key_end : last.value_start]
-    indent = _indent_of(text, last.start)
-    added = f",{gap}{json.dumps(key)}{colon}{encode(value, indent, _newline(text))}"
+    last_indent = _indent_of(text, last.start)
+    added = f",{gap}{json.dumps(key)}{colon}{encode(value, last_indent, _newline(text))}"
     return text[: last.value_end] + added + text[last.value_end :]
 
 

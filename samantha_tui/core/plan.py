@@ -715,6 +715,7 @@ def run_operation(store: Store, op: Operation) -> Operation:
         # What went into the trash, so an undo can still find it under another entry id (see
         # `with_trash_ids_now`). A file the plan saw is known to hold those bytes: the check
         # above compared them, so it is not read again.
+        kept: str | None
         if op.seen is not None and entry.path == op.path:
             kept = op.seen
         else:
@@ -764,11 +765,11 @@ def run_operation(store: Store, op: Operation) -> Operation:
     if op.action == "index":
         # An index file is not a memory: written through the store's file door, never listed.
         path = store.safe_path(op.path)
-        before = path.read_bytes() if path.exists() else None
+        old_index = path.read_bytes() if path.exists() else None
         store.write_file(op.path, op.data or b"", op.expected)
-        if before is None:
+        if old_index is None:
             return Operation("trash", op.path)  # undoing a new index file moves it to the trash
-        return Operation("index", op.path, data=before, expected=digest_bytes(op.data or b""))
+        return Operation("index", op.path, data=old_index, expected=digest_bytes(op.data or b""))
     if op.action == "project-fields":
         previous = set_project_fields(store, op.target or "", op.values, op.unset)
         return Operation(

@@ -97,7 +97,11 @@ def set_project_fields(
 
 
 def _patched(
-    raw: bytes, data: dict[str, Any], where: tuple[str, int], values: Mapping[str, Any], unset
+    raw: bytes,
+    data: dict[str, Any],
+    where: tuple[str, int],
+    values: Mapping[str, Any],
+    unset: Iterable[str],
 ) -> bytes:
     """The file with only the changed members rewritten; the whole index in the standard layout
     when its text cannot be walked (it still parsed, so nothing is lost)."""

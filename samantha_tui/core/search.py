@@ -29,7 +29,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from itertools import chain, compress, islice
 from operator import methodcaller
-from typing import Literal
+from typing import Any, Literal, cast
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA, Indel
@@ -351,8 +351,7 @@ class Answering(ABC):
             # Nothing to score: the tie order, read until the limit is reached.
             slots = self._in_tie_order(matched, limit) if limit != 0 else []
             self._prefetch_entries(slots)
-            hits = [Hit(self._entry(s).path, 0.0) for s in slots]
-            return SearchResult(tuple(hits), total)
+            return SearchResult(tuple(Hit(self._entry(s).path, 0.0) for s in slots), total)
         text = words_key(query.text)
         groups = None
         if limit is not None and len(matches) > 1:
@@ -597,9 +596,9 @@ class Answering(ABC):
                 in_head |= bitset(texts)
             if field == "title":
                 in_title |= bitset(texts)
-            for quality, slots in graded.items():
+            for quality, graded_slots in graded.items():
                 value = WEIGHTS[field] * quality
-                weighted[value] = weighted.get(value, 0) | bitset(slots)
+                weighted[value] = weighted.get(value, 0) | bitset(graded_slots)
         return _Match(weighted, in_title, in_head)
 
 
@@ -642,9 +641,10 @@ class SearchIndex(Answering):
         # While building, postings grow as lists; each becomes slots or a bitset once at the end.
         for memory in memories:
             index._add(memory, building=True)
-        for table in (*index._postings.values(), *index._facets.values()):
+        tables: list[dict[Any, Posting]] = [*index._postings.values(), *index._facets.values()]
+        for table in tables:
             for key, slots in table.items():
-                table[key] = _settled(slots)
+                table[key] = _settled(cast("list[int]", slots))  # a list until it is settled
         index._live = bitset(index._slot_of.values())
         index._tie_keys.sort()
         index._order = [index._slot_of[key[-1]] for key in index._tie_keys]
@@ -740,7 +740,7 @@ class SearchIndex(Answering):
                     if held is None:
                         postings[token] = [slot]
                     else:
-                        held.append(slot)  # type: ignore[union-attr]
+                        held.append(slot)  # type: ignore[union-attr]  # a list while building
                     continue
                 postings[token] = _with_slot(held, slot)
                 if held is None:
@@ -750,6 +750,7 @@ class SearchIndex(Answering):
             for value in values:
                 held = table.get(value)
                 if building:
+                    # While building, every posting is still a list.
                     table.setdefault(value, []).append(slot)  # type: ignore[union-attr]
                 else:
                     table[value] = _with_slot(held, slot)

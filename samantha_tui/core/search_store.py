@@ -135,6 +135,11 @@ class SearchStore(Answering):
     (locked, read-only, full) reach the caller, who can fall back to an in-memory SearchIndex.
     """
 
+    # What was read from the tables, dropped by `_forget_reads` (declared here: `_patch_order`
+    # empties the entries too).
+    _postings: dict[str, _Postings]
+    _entries: dict[int, Entry]
+
     def __init__(self, connection: sqlite3.Connection, today: dt.date) -> None:
         super().__init__(today)
         self._db = connection
@@ -485,7 +490,7 @@ class SearchStore(Answering):
     def _forget_reads(self) -> None:
         """Drop everything read from the tables: a change makes it stale."""
         self._postings = {field: _Postings(self, number) for number, field in enumerate(FIELDS)}
-        self._entries: dict[int, Entry] = {}
+        self._entries = {}
         self._order: list[int] | None = None
         self._live: int | None = None
         self._bound: int | None = None
@@ -591,7 +596,7 @@ class SearchStore(Answering):
         slots = set(slots)
         return _all_found(dict(self._rows("SELECT id, title_key FROM search_docs", slots)), slots)
 
-    def _tie_order(self) -> Iterable[int]:
+    def _tie_order(self) -> Sequence[int]:
         return self._order_ids()
 
     def _entry(self, slot: int) -> Entry:

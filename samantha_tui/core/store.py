@@ -33,6 +33,8 @@ from .scan import (
     scan,
     unlisted_markdown,
 )
+from .trash import Listing as TrashListing
+from .trash import TrashEntry
 from .tree_lock import writes_tree
 
 __all__ = ["Absorbed", "ConflictError", "Store", "StoreError"]
@@ -466,7 +468,7 @@ class Store:
         return target_rel
 
     @writes_tree
-    def trash(self, rel: str) -> trash.TrashEntry:
+    def trash(self, rel: str) -> TrashEntry:
         """Move a memory (or, for a project, its folder) into `.ai/.trash/`."""
         target = rel
         memory = self.get(rel)
@@ -492,10 +494,10 @@ class Store:
                 "a plain folder; move it away, then try again"
             )
 
-    def trash_entries(self) -> list[trash.TrashEntry]:
+    def trash_entries(self) -> list[TrashEntry]:
         return trash.entries(self.root)
 
-    def trash_listing(self) -> trash.Listing:
+    def trash_listing(self) -> TrashListing:
         """The trash's entries, the damaged ones it cannot restore, and any problem with it."""
         return trash.listing(self.root)
 
@@ -512,7 +514,7 @@ class Store:
         return rel
 
     @writes_tree
-    def remove_from_trash(self, entry_ids: list[str]) -> list[trash.TrashEntry]:
+    def remove_from_trash(self, entry_ids: list[str]) -> list[TrashEntry]:
         """Delete these trash entries for good (the ones a person was shown and agreed to)."""
         try:
             return trash.remove(self.root, entry_ids)
@@ -520,7 +522,7 @@ class Store:
             raise failure("empty", trash.TRASH_DIR, error, "some items may remain") from None
 
     @writes_tree
-    def empty_trash(self, older_than_days: int) -> list[trash.TrashEntry]:
+    def empty_trash(self, older_than_days: int) -> list[TrashEntry]:
         try:
             return trash.empty(self.root, older_than_days, dt.datetime.now())
         except OSError as error:

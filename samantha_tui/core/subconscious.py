@@ -157,7 +157,7 @@ def comes_back_alone(tree: Tree, paths: Iterable[str]) -> dict[str, ComesBack]:
     }
     folder = Kind.SHORT_TERM.folder + "/"
     taken = _short_term_names(tree)
-    found = {}
+    found: dict[str, ComesBack] = {}
     for path in paths:
         if path.removeprefix(folder) in names and path.startswith(folder):
             found.update((back.path, back) for back in _returning(tree, taken, (path,)))

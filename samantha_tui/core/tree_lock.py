@@ -222,6 +222,7 @@ def writes_tree(function: _F | None = None, *, busy: str | None = None) -> Any:
             with hold(first.root, busy=busy):
                 return inner(first, *args, **kwargs)
 
+        # Called as `inner` is, with the same answer: mypy cannot see that of an _F.
         return wrapper  # type: ignore[return-value]
 
     return decorate if function is None else decorate(function)

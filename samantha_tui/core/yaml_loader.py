@@ -11,6 +11,7 @@ the caller turns the items of a text list (`topics`) into text (see `text_items`
 from __future__ import annotations
 
 import re
+from typing import TypeAlias, cast
 
 import yaml
 
@@ -22,8 +23,12 @@ TEXT_LISTS = frozenset({"topics"})
 DECIMAL = re.compile(r"[-+]?[0-9]+\Z")
 _INT_RESOLVER = re.compile(r"^[-+]?[0-9]+$")
 
+# A string: PyYAML built without libyaml has no CSafeLoader to name at run time.
+LoaderClass: TypeAlias = "type[yaml.SafeLoader] | type[yaml.CSafeLoader]"
+"""PyYAML's safe loader, pure Python or libyaml's: the two share no base class but their parts."""
 
-def _resolvers(base: type) -> dict[str | None, list[tuple[str, re.Pattern[str]]]]:
+
+def _resolvers(base: LoaderClass) -> dict[str | None, list[tuple[str, re.Pattern[str]]]]:
     table = {
         first: [(tag, regexp) for tag, regexp in entries if tag != INT_TAG]
         for first, entries in base.yaml_implicit_resolvers.items()
@@ -34,7 +39,7 @@ def _resolvers(base: type) -> dict[str | None, list[tuple[str, re.Pattern[str]]]
     return table
 
 
-def _decimal_int(loader: yaml.constructor.SafeConstructor, node: yaml.ScalarNode) -> int:
+def _decimal_int(loader: yaml.SafeLoader | yaml.CSafeLoader, node: yaml.ScalarNode) -> int:
     value = loader.construct_scalar(node)
     if DECIMAL.match(value):
         return int(value)  # `017` is 17, as samantha-llm's int() reads it, not octal 15
@@ -42,16 +47,17 @@ def _decimal_int(loader: yaml.constructor.SafeConstructor, node: yaml.ScalarNode
     return yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
 
 
-def _meaning_loader(base: type) -> type:
-    loader = type(f"Meaning{base.__name__}", (base,), {})
+def _meaning_loader(base: LoaderClass) -> LoaderClass:
+    # A subclass made at run time, so each base gets its own tables and PyYAML's stay untouched.
+    loader = cast("LoaderClass", type(f"Meaning{base.__name__}", (base,), {}))
     loader.yaml_implicit_resolvers = _resolvers(base)
     loader.add_constructor(INT_TAG, _decimal_int)
     return loader
 
 
-PURE_LOADER: type = _meaning_loader(yaml.SafeLoader)
+PURE_LOADER: LoaderClass = _meaning_loader(yaml.SafeLoader)
 """The pure-Python loader with samantha-llm's meanings (for marks and tests)."""
-LOADER: type = _meaning_loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+LOADER: LoaderClass = _meaning_loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 """The fastest loader with samantha-llm's meanings: libyaml's when PyYAML has it."""
 
 

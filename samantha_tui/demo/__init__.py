@@ -27,11 +27,11 @@ def shift_dates(text: str, delta: dt.timedelta) -> str:
     """Move every YYYY-MM-DD and YYYYMMDD_HHMMSS in text by delta."""
 
     def iso(match: re.Match[str]) -> str:
-        moved = _shifted(*match.groups(), delta)
+        moved = _shifted(match[1], match[2], match[3], delta)
         return moved.isoformat() if moved else match.group(0)
 
     def stamp(match: re.Match[str]) -> str:
-        moved = _shifted(*match.groups()[:3], delta)
+        moved = _shifted(match[1], match[2], match[3], delta)
         return f"{moved:%Y%m%d}{match.group(4)}" if moved else match.group(0)
 
     return _STAMP.sub(stamp, _ISO_DATE.sub(iso, text))

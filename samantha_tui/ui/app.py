@@ -315,6 +315,7 @@ class SamanthaApp(
             return len(self.memory_tree.all_problems)
         if spec.id == "critical":
             return len(self.memory_tree.critical)
+        assert spec.kind is not None  # only Critical and Problems list no one kind
         return len(self.memory_tree.of_kind(spec.kind))
 
     def _items(self, spec: TabSpec) -> list:
@@ -323,6 +324,7 @@ class SamanthaApp(
             return self.memory_tree.all_problems
         if spec.id == "critical":
             return rows.sort_memories(None, self.memory_tree.critical, self.tab_order(spec))
+        assert spec.kind is not None  # only Critical and Problems list no one kind
         return rows.sort_memories(
             spec.kind, self.memory_tree.of_kind(spec.kind), self.tab_order(spec)
         )

@@ -30,8 +30,11 @@ from .screens.live_screen import LiveScreen
 # first frame draws none of them.
 if TYPE_CHECKING:
     from ..core.plan import Plan
+    from .host import Host
     from .screens.bulk_form import BulkForm
     from .screens.memory_form import FormResult, MemoryForm
+else:
+    Host = object  # the app's typed surface, for the type checker only (see host.py)
 
 PlanMaker = Callable[[], "Plan"]
 FORM_MODULE = f"{__package__}.screens.memory_form"
@@ -57,8 +60,8 @@ def editor_command(environ: os._Environ[str] | dict[str, str]) -> list[str] | No
     return None
 
 
-class Editing:
-    """Mixed into SamanthaApp; uses its curator, table, tabs and notices (see app.py)."""
+class Editing(Host):
+    """Mixed into SamanthaApp; uses its curator, table, tabs and notices (listed in host.py)."""
 
     # --- running changes -------------------------------------------------------------------------
 
@@ -286,7 +289,7 @@ class Editing:
         memory: Memory | None,
         draft: dict[str, str] | None = None,
         focus: str | None = None,
-    ):
+    ) -> None:
         # A form brought back with the person's input opens whatever the file is now: the input
         # is theirs to keep, and saving says why it cannot be written.
         if memory is not None and draft is None and not self._form_can_save(memory):
@@ -354,9 +357,10 @@ class Editing:
         for screen in self.screen_stack:
             if isinstance(screen, LiveScreen):
                 screen.tree_changed(changed)
-            memory = screen.memory if form is not None and isinstance(screen, form) else None
-            if memory is not None and memory.path in changed:
-                screen.file_changed(self.curator.get(memory.path))
+            if form is not None and isinstance(screen, form):
+                memory = screen.memory
+                if memory is not None and memory.path in changed:
+                    screen.file_changed(self.curator.get(memory.path))
 
     # --- keys while a form is open --------------------------------------------------------------
 

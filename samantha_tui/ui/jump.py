@@ -61,6 +61,7 @@ class JumpProvider(Provider):
 
     @property
     def _host(self) -> JumpHost:
+        # The app this provider opens in is SamanthaApp, which has what JumpHost lists.
         return self.app  # type: ignore[return-value]
 
     def _records(self) -> Mapping[str, Memory]:
@@ -204,6 +205,7 @@ class Palette(DismissOnce, CommandPalette):
             return
         super()._action_command_list(action)
 
+    # Textual's is an async @work method (calling it starts a worker); this plain one calls it.
     def _gather_commands(self, search_value: str) -> None:  # type: ignore[override]
         # Off the screen stack means dismissed (popping is immediate, taking down is not).
         if self.is_active:

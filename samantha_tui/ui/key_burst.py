@@ -16,10 +16,17 @@ results are listed, so the key after it acts on the best match).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events
 from textual.timer import Timer
 
 from .widgets.search_bar import SearchBar, SearchInput
+
+if TYPE_CHECKING:
+    from .host import Host
+else:
+    Host = object  # the app's typed surface, for the type checker only (see host.py)
 
 FOCUS_MOVES = frozenset({"search", "clear_search", "escape_list", "focus_list", "submit"})
 """Actions whose key the keys after it must wait for: each moves focus when it runs."""
@@ -29,7 +36,7 @@ HOLD_LIMIT = 5.0
 the app (its widget removed) must not keep the rest from ever arriving."""
 
 
-class KeyBurst:
+class KeyBurst(Host):
     """Mixed into SamanthaApp before App, so its `on_event` sees every key first."""
 
     def init_key_burst(self) -> None:
@@ -49,23 +56,23 @@ class KeyBurst:
                     self._start_holding(event)
             elif event is self._holding_for:
                 # Back at the app: the bindings run now, and the action moves focus at once.
-                await super().on_event(event)  # type: ignore[misc]
+                await super().on_event(event)
                 self._holding_for = None
                 if not self._kept:
                     await self.release_keys()
                 return
-        await super().on_event(event)  # type: ignore[misc]
+        await super().on_event(event)
 
     def _moves_focus(self, key: str, character: str | None) -> bool:
         """Whether the binding this key would run, where focus is now, moves focus."""
-        if not self.screen_stack:  # type: ignore[attr-defined]
+        if not self.screen_stack:
             return False  # before the first screen, or while the app closes
-        focused = self.focused  # type: ignore[attr-defined]
+        focused = self.focused
         if focused is not None and focused.check_consume_key(key, character):
             # Typed into the focused box (`/` in a query): no binding runs and nothing comes
             # back to release the keys behind it.
             return False
-        active = self.screen.active_bindings.get(key)  # type: ignore[attr-defined]
+        active = self.screen.active_bindings.get(key)
         if active is None or not active.enabled or active.binding.priority:
             # A priority binding runs before the key is forwarded: nothing overtakes it.
             return False
@@ -86,7 +93,7 @@ class KeyBurst:
         self._held = []
         self._holding_for = event
         self._kept = False
-        self._hold_timer = self.set_timer(HOLD_LIMIT, self.release_keys)  # type: ignore[attr-defined]
+        self._hold_timer = self.set_timer(HOLD_LIMIT, self.release_keys)
 
     def keep_keys_held(self) -> None:
         """Called by a focus-moving action: keep the keys after its key held until

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from .tabs import TABS
 
@@ -343,7 +343,7 @@ def section(binding_id: str) -> str:
     return SECTIONS.get(binding_id, SECTIONS[binding_id.split(".", 1)[0]])
 
 
-def bindings() -> list[Binding]:
+def bindings() -> list[BindingType]:
     return [key.binding() for key in APP_KEYS]
 
 

@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from ..core.indexes import DriftReport
     from ..core.plan import Plan
     from ..core.watch import FileBatch
+    from .host import Host
+else:
+    Host = object  # the app's typed surface, for the type checker only (see host.py)
 
 DRIFT_MODULE = f"{__package__}.screens.drift"
 
@@ -35,8 +38,8 @@ INDEX_QUIET = 1.0
 """Seconds without outside changes before a refused index patch is tried again."""
 
 
-class LiveFiles:
-    """Mixed into SamanthaApp; uses its curator, settings and status line (see app.py)."""
+class LiveFiles(Host):
+    """Mixed into SamanthaApp; uses its curator, settings and status line (listed in host.py)."""
 
     def init_live(self) -> None:
         self._outside_paths: set[str] = set()

@@ -20,6 +20,9 @@ from .widgets.memory_table import MemoryTable
 if TYPE_CHECKING:
     from ..core import bulk_edits
     from ..core.bulk_edits import BulkChange, BulkPlan
+    from .host import Host
+else:
+    Host = object  # the app's typed surface, for the type checker only (see host.py)
 
 NAMED_IN_CONFIRM = 5
 """Files a bulk confirmation names before `… and N more`."""
@@ -33,8 +36,8 @@ def first_names(paths: Sequence[str], shown: int = NAMED_IN_CONFIRM) -> list[str
     return lines
 
 
-class Marking:
-    """Mixed into SamanthaApp; uses its table, curator, tabs and status line (see app.py)."""
+class Marking(Host):
+    """Mixed into SamanthaApp; uses its table, curator, tabs and status line (listed in host.py)."""
 
     def init_marking(self) -> None:
         self._tab_marks: dict[str, frozenset[str]] = {}

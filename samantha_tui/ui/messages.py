@@ -146,6 +146,7 @@ def while_shown(handler: Handler) -> Handler:
                 return None
             raise
 
+    # The wrapper takes and returns what the handler does: mypy cannot see that of a Handler.
     return guarded  # type: ignore[return-value]
 
 

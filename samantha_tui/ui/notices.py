@@ -17,7 +17,7 @@ import re
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 from textual.notifications import Notification, SeverityLevel
@@ -104,7 +104,7 @@ class NoticeLog:
 class Notices:
     """The app's toasts by kind; runs on the UI thread (the app posts each notice to itself)."""
 
-    def __init__(self, app: App[object], log: NoticeLog | None = None) -> None:
+    def __init__(self, app: App[Any], log: NoticeLog | None = None) -> None:
         self._app = app
         self._shown: dict[str, tuple[Notification, int]] = {}
         self.log = log if log is not None else NoticeLog()

@@ -14,9 +14,14 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .workers import background
+
+if TYPE_CHECKING:
+    from .host import Host
+else:
+    Host = object  # the app's typed surface, for the type checker only (see host.py)
 
 Method = TypeVar("Method", bound=Callable[..., None])
 
@@ -28,18 +33,19 @@ def in_order(method: Method) -> Method:
     def queue(self: OrderedWork, *args: Any, **kwargs: Any) -> None:
         self.run_in_order(functools.partial(method, self, *args, **kwargs))
 
+    # Called as the method was (it returns None either way): mypy cannot see that of a Method.
     return queue  # type: ignore[return-value]
 
 
-class OrderedWork:
+class OrderedWork(Host):
     """Mixed into the app: one queue of jobs, one thread draining it."""
 
     def init_ordered(self) -> None:
-        self._jobs: deque[Callable[[], None]] = deque()
+        self._jobs: deque[Callable[[], object]] = deque()
         self._jobs_lock = threading.Lock()
         self._draining = False
 
-    def run_in_order(self, job: Callable[[], None]) -> None:
+    def run_in_order(self, job: Callable[[], object]) -> None:
         with self._jobs_lock:
             self._jobs.append(job)
             if self._draining:

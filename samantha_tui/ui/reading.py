@@ -7,14 +7,20 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.model import Memory, Problem
 from ..core.visible import has_hidden_characters
 from .folder_opener import NoOpener, open_folder, opener_command
 
+if TYPE_CHECKING:
+    from .host import Host
+else:
+    Host = object  # the app's typed surface, for the type checker only (see host.py)
 
-class Reading:
-    """Mixed into SamanthaApp; uses its curator, table, tabs and forms (see app.py)."""
+
+class Reading(Host):
+    """Mixed into SamanthaApp; uses its curator, table, tabs and forms (listed in host.py)."""
 
     def action_read(self) -> None:
         """Enter on the list: the reader on the selected memory; on a problem, go to its fault."""

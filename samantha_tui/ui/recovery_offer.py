@@ -14,10 +14,10 @@ from ..core import journal
 from ..core.atomic import StoreError
 
 if TYPE_CHECKING:
-    from .app import SamanthaApp
+    from .host import Host
 
 
-def offer_recovery(app: SamanthaApp) -> None:
+def offer_recovery(app: Host) -> None:
     """On start-up: when a change was interrupted, ask what to do about it."""
     try:
         interrupted = journal.current(app.store.root)
@@ -51,7 +51,7 @@ def in_progress_notice(found: journal.InProgress) -> str:
     )
 
 
-def _recover(app: SamanthaApp, mode: str) -> None:
+def _recover(app: Host, mode: str) -> None:
     """In the change thread, after any change already queued: recover, then read the tree again."""
     from ..core.recovery import recover
     from ..core.store import Store

@@ -34,7 +34,10 @@ from .workers import background
 # The query language and the ranking load with the search index, after the first frame.
 if TYPE_CHECKING:
     from ..core.search import Hit, Scope, SearchIndex, SearchResult
+    from .host import Host
     from .tabs import TabSpec
+else:
+    Host = object  # the app's typed surface, for the type checker only (see host.py)
 
 LISTED = 500
 """The best hits a search lists. Ranking every match of a common word at 10,000 memories took
@@ -67,8 +70,8 @@ def where_else(counts: Mapping[str, int], here: str) -> str:
     return ", ".join(found)
 
 
-class Searching:
-    """Mixed into SamanthaApp; uses its curator, table, tabs and list (see app.py)."""
+class Searching(Host):
+    """Mixed into SamanthaApp; uses its curator, table, tabs and list (listed in host.py)."""
 
     def init_searching(self) -> None:
         self.query_text = ""
@@ -182,14 +185,15 @@ class Searching:
             self.post_message(SearchDone(run, text, {}, error=str(error)))
             return
         scopes = {spec.id: scope_of(spec) for spec in TABS}
-        first = [tab] if scopes.get(tab) is not None else []
-        split = index.search_split(query, [scopes[t] for t in first], LISTED, among)
+        tab_scope = scopes.get(tab)
+        first = {tab: tab_scope} if tab_scope is not None else {}
+        split = index.search_split(query, list(first.values()), LISTED, among)
         counts = {
             spec.id: split.totals[scope] if scope is not None else 0
             for spec, scope in zip(TABS, scopes.values(), strict=True)
         }
         counts["problems"] = self._problems_matching(split.matching)
-        results = {t: split.ranked[scopes[t]] for t in first}
+        results = {t: split.ranked[scope] for t, scope in first.items()}
         self.post_message(SearchDone(run, text, results, counts, split.matching))
         # The other tabs, one at a time (the index is free between them for a newer search),
         # once typing has paused.
@@ -285,9 +289,9 @@ class Searching:
 
     def search_rows(self, spec: TabSpec) -> tuple[Sequence[TableRow], tuple[Column, ...]] | None:
         """The current tab's rows for the active search, or None when there is none."""
-        if self._results is None:
-            return None
         tree = self.memory_tree
+        if self._results is None or tree is None:  # results come only for a listed tree
+            return None
         if spec.id == "problems":
             listed = [
                 rows.problem_row(problem, i)

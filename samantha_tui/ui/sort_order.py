@@ -18,15 +18,18 @@ from .tabs import TABS
 from .widgets.memory_table import MemoryTable
 
 if TYPE_CHECKING:
+    from .host import Host
     from .rows import Spans
     from .tabs import TabSpec
+else:
+    Host = object  # the app's typed surface, for the type checker only (see host.py)
 
 UNSORTED = ("problems",)
 """Tabs listed in the order their problems were found: file by file, line by line."""
 
 
-class Sorting:
-    """Mixed into SamanthaApp; uses its table, tabs, settings and list (see app.py)."""
+class Sorting(Host):
+    """Mixed into SamanthaApp; uses its table, tabs, settings and list (listed in host.py)."""
 
     def init_sorting(self) -> None:
         self._sorts: dict[str, SortOrder] = {}

@@ -115,7 +115,8 @@ def _sorts(value: Any, odd: list[str]) -> dict[str, SortOrder]:
     for tab, order in value.items():
         field_id = order.get("field") if isinstance(order, dict) else None
         descending = order.get("descending") if isinstance(order, dict) else None
-        if field_id in FIELDS_BY_ID and isinstance(descending, bool):
+        # Text first: a list or an object there cannot be looked up, and must not raise.
+        if isinstance(field_id, str) and field_id in FIELDS_BY_ID and isinstance(descending, bool):
             sorts[tab] = SortOrder(FIELDS_BY_ID[field_id], descending)
         else:
             odd.append(f"the sort of `{tab}`")

@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
@@ -25,6 +25,11 @@ from textual.widgets import Footer
 from ..core import progress
 from .messages import WorkProgress, while_shown
 from .widgets.progress_panel import ProgressPanel
+
+if TYPE_CHECKING:
+    from .host import Host
+else:
+    Host = object  # the app's typed surface, for the type checker only (see host.py)
 
 SHOW_AFTER = 0.5
 """Seconds work runs before its bar appears."""
@@ -43,7 +48,7 @@ class Work:
     what: str = ""
 
 
-class WorkProgressing:
+class WorkProgressing(Host):
     """Mixed into SamanthaApp: the worker side (`work_progress`) and the screen side."""
 
     def init_work_progress(self) -> None:
@@ -58,7 +63,7 @@ class WorkProgressing:
         with self._job_numbers_lock:
             job = next(self._job_numbers)
         started = time.monotonic()
-        post: Any = self.post_message  # type: ignore[attr-defined]
+        post = self.post_message
 
         def tell(done: int, total: int, what: str) -> None:
             post(WorkProgress(job, started, done, total, what))

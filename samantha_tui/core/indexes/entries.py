@@ -128,7 +128,8 @@ def _memory_entry(kind: Kind, memory: Memory) -> dict[str, Any]:
 def runbook_entry(memory: Memory) -> dict[str, Any]:
     """Procedural entry in the shape samantha-llm's merge writes."""
     front = memory.frontmatter
-    triggers = front.get("triggers") if isinstance(front.get("triggers"), Mapping) else {}
+    triggers = front.get("triggers")
+    triggers = triggers if isinstance(triggers, Mapping) else {}
     positive = triggers.get("positive")
     negative = triggers.get("negative")
     corrections = front.get("corrections")

@@ -13,7 +13,9 @@ import itertools
 import json
 import math
 import re
-from json.decoder import scanstring
+
+# The C scanner json itself uses; it is public at run time, but typeshed does not declare it.
+from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any
 
 from ..json_spans import NotPatchable, elements_at, object_at
@@ -250,6 +252,7 @@ def _inner_sep(text: str, at: int) -> str:
 def _line_indent(text: str, at: int) -> str:
     """The spaces and tabs that start the line holding offset `at`."""
     line_start = text.rfind("\n", 0, at) + 1
+    # The pattern matches the empty string too, so it always matches.
     return _LINE_LEAD.match(text, line_start).group(0)  # type: ignore[union-attr]
 
 

@@ -110,7 +110,8 @@ def _long_term(built: Built) -> list[str]:
     lines = _header("Long-Term Memory Index", data, "Total Memories", data.get("total_memories"))
     lines += _section(CRITICAL_HEADING, map(memory_line, entries(data.get("critical"))))
     lines += _section("## High Importance", map(memory_line, entries(data.get("high_importance"))))
-    groups = data.get("by_topic") if isinstance(data.get("by_topic"), Mapping) else {}
+    groups = data.get("by_topic")
+    groups = groups if isinstance(groups, Mapping) else {}
     topics = _topics(groups, full=True)
     return [*lines, "## By Topic", "", *(topics or [NONE, ""])]
 

@@ -13,7 +13,7 @@ touched: a hand-written line, an appended section, a unit of a memory out of sco
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from ..model import Kind
@@ -138,6 +138,7 @@ def patch_markdown(
         here = (item.section, item.key)
         before = earlier.setdefault(item.section, [])
         if scoped(item):
+            anchor: _Item | None
             neighbour = next((present[k] for k in reversed(before) if k in present), None)
             if neighbour is not None:
                 anchor = chain.attached_end(neighbour)
@@ -168,7 +169,7 @@ class _Chain:
         self.last: _Item | None = None
         self.next: dict[int, _Item | None] = {}
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[_Item]:
         item = self.first
         while item is not None:
             yield item

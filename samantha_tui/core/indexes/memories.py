@@ -91,6 +91,10 @@ class ShortTermOrder:
     """
 
     def __init__(self) -> None:
+        self._clear()
+
+    def _clear(self) -> None:
+        """Every list and count empty, as the first build finds them."""
         self.tracked = Tracked({Kind.SHORT_TERM})
         self.keys: list[SortKey] = []
         self.by_key: dict[SortKey, Memory] = {}
@@ -109,7 +113,7 @@ class ShortTermOrder:
         added, removed = self.tracked.diff(memories)
         if len(added) + len(removed) > max(64, len(memories) // 8):
             # Many changed (a first build, another tree): sorting once beats inserting each.
-            self.__init__()
+            self._clear()
             self.tracked.reset(memories)
             removed, added = [], sorted(of_kind(memories), key=_sort_key)
         if not (added or removed):
@@ -121,7 +125,7 @@ class ShortTermOrder:
             for memory in added:
                 self._count(memory, 1, moves)
         except Exception:
-            self.__init__()  # half updated: the next build starts from scratch
+            self._clear()  # half updated: the next build starts from scratch
             raise
         # A group lists file names only: a record replaced in its place (a flag toggled) leaves
         # its group as it was, the very list, so index.md does not render it again either.

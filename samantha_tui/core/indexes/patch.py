@@ -153,7 +153,7 @@ def _patch_exact(
 
 def _inserted(kept: list[Any], new: list[Any], missing: list[str], key_of: EntryKey) -> list[Any]:
     """kept with the entries of `missing` added at the places `new`'s order gives them."""
-    position = {}
+    position: dict[str, int] = {}
     for index, item in enumerate(new):
         key = key_of(item)
         if key is not None:

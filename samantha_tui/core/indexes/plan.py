@@ -336,7 +336,7 @@ def _plan_kind(
         hand_laid = old_json is not None and old is not None and not _standard(json_key, old_json)
         # Dumped again only when this process did not write these very bytes in that layout.
         hand_laid = hand_laid and dump_json(old) != old_json
-        if hand_laid:
+        if hand_laid and old_json is not None:
             # Laid out by someone else's hand: only what changed is written, in that layout.
             if not same(built.data, old):
                 built = _stamped(built, today.isoformat())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -130,12 +130,12 @@ class KindScope:
         self.keys: set[str] | None = None
         self.prefixes: tuple[str, ...] = ()
         if scope.paths is not None:
-            self._take(scope.paths)
+            self.keys, self.prefixes = self._take(scope.paths)
         with _KEYS_LOCK:
             keys = _KEYS.get(self.feeding) or _KEYS.setdefault(self.feeding, _Keys(self.feeding))
             self.existing, self.readable = keys.update(tree.memories, self)
             under = any(keys.folders.get(prefix) for prefix in self.prefixes)
-        known: Collection[str] = self.existing
+        known: Container[str] = self.existing
         if self.keys and not self.keys <= self.existing:
             known = _Either(self.existing, self.keys)
         self.plain_key_of: EntryKey = entry_keys(kind, known)
@@ -158,14 +158,15 @@ class KindScope:
             # No key lies under a changed path's folder prefix: only the keys themselves count.
             self.exact = frozenset(key for key in self.keys if self.in_scope(key))
 
-    def _take(self, paths: frozenset[str]) -> None:
+    def _take(self, paths: frozenset[str]) -> tuple[set[str] | None, tuple[str, ...]]:
+        """The keys the changed paths name (None: a whole kind folder) and the folder prefixes
+        under which any key counts."""
         keys: set[str] = set()
         prefixes: list[str] = []
         for path in paths:
             for kind in self.feeding:
                 if path == kind.folder:
-                    self.keys = None
-                    return
+                    return None, ()
                 if not path.startswith(kind.folder + "/"):
                     continue
                 inside = path[len(kind.folder) + 1 :]
@@ -174,8 +175,7 @@ class KindScope:
                 else:
                     keys.add(inside)
                     prefixes.append(inside + "/")
-        self.keys = keys
-        self.prefixes = tuple(prefixes)
+        return keys, tuple(prefixes)
 
     def in_scope(self, key: str) -> bool:
         """Whether the entry with this key follows its file in this write."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +38,8 @@ def entries(value: Any) -> list[Mapping[str, Any]]:
 def sections(kind: Kind, data: Mapping[str, Any]) -> list[tuple[str, list[Mapping[str, Any]]]]:
     """(section name, entries) for every entry list of an index, in a fixed order."""
     if kind is Kind.SHORT_TERM:
-        recent = data.get("recent") if isinstance(data.get("recent"), Mapping) else {}
+        recent = data.get("recent")
+        recent = recent if isinstance(recent, Mapping) else {}
         return [
             ("critical", entries(data.get("critical"))),
             ("high_priority", entries(data.get("high_priority"))),
@@ -47,7 +48,8 @@ def sections(kind: Kind, data: Mapping[str, Any]) -> list[tuple[str, list[Mappin
             ("older", entries(data.get("older"))),
         ]
     if kind is Kind.LONG_TERM:
-        topics = data.get("by_topic") if isinstance(data.get("by_topic"), Mapping) else {}
+        topics = data.get("by_topic")
+        topics = topics if isinstance(topics, Mapping) else {}
         found = [
             ("critical", entries(data.get("critical"))),
             ("high_importance", entries(data.get("high_importance"))),
@@ -64,7 +66,7 @@ EntryKey = Callable[[Mapping[str, Any]], str | None]
 """Which memory an index entry stands for (its key), or None when it is tied to no file."""
 
 
-def entry_keys(kind: Kind, known: Collection[str]) -> EntryKey:
+def entry_keys(kind: Kind, known: Container[str]) -> EntryKey:
     """How entries of this kind are tied to files, among the `known` keys (files or project
     folders that exist, and those a change just removed).
 

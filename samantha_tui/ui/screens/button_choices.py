@@ -17,7 +17,7 @@ class ButtonChoices(DismissOnce):
     SAFE_CHOICE: str
 
     def on_mount(self) -> None:
-        self.query_one(f"#{self.SAFE_CHOICE}", Button).focus()  # type: ignore[attr-defined]
+        self.query_one(f"#{self.SAFE_CHOICE}", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -27,7 +27,7 @@ class ButtonChoices(DismissOnce):
         self.dismiss(choice)
 
     def action_switch(self, step: int) -> None:
-        buttons = list(self.query(Button))  # type: ignore[attr-defined]
-        focused = self.focused  # type: ignore[attr-defined]
+        buttons = list(self.query(Button))
+        focused = self.focused
         current = buttons.index(focused) if focused in buttons else 0
         buttons[(current + step) % len(buttons)].focus()

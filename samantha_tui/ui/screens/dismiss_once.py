@@ -3,12 +3,19 @@ nearly the same moment, is ignored rather than popping whatever screen is under 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.await_complete import AwaitComplete
 
+if TYPE_CHECKING:
+    from textual.screen import Screen
 
-class DismissOnce:
+    _Screen = Screen[Any]
+else:
+    _Screen = object  # the screen it is mixed into, for the type checker only
+
+
+class DismissOnce(_Screen):
     """Mixed into a Screen (before it in the bases): dismiss only while it is the top screen.
 
     Textual 8.2.8 pops the top screen whatever screen asks: `y` then a queued Enter on a button
@@ -17,6 +24,6 @@ class DismissOnce:
     """
 
     def dismiss(self, result: Any = None) -> AwaitComplete:
-        if not self.is_active:  # type: ignore[attr-defined]
+        if not self.is_active:
             return AwaitComplete.nothing()
-        return super().dismiss(result)  # type: ignore[misc]
+        return super().dismiss(result)

@@ -204,5 +204,7 @@ class HelpScreen(DismissOnce, ModalScreen[None]):
         (close,) = [found for found in keys.bound(self) if found.id == "help.close"]
         return " or ".join(keys.display(key) for key in close.keys[:2])
 
-    def action_dismiss(self) -> None:
+    # A plain method that closes at once; Textual's own is a coroutine that first waits for the
+    # screen's pending callbacks.
+    def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)

@@ -10,12 +10,19 @@ from textual.worker import Worker
 from .dismiss_once import DismissOnce
 
 if TYPE_CHECKING:
+    from textual import getters
+
     from ...core.indexes import DriftReport  # the indexes load after the first frame
+    from ..host import Host
 
 
 class LiveScreen(DismissOnce, Screen[None]):
     """The app calls `tree_changed` on every LiveScreen in its stack after any change lands (the
     person's own, an undo, or another program's), with the memory paths that changed."""
+
+    if TYPE_CHECKING:
+        # For the type checker only: the app as its screens may use it (see ui/host.py).
+        app = getters.app(Host)
 
     def tree_changed(self, changed: tuple[str, ...]) -> None:
         """Recompute what the screen shows; the default does nothing."""

@@ -10,7 +10,7 @@ import dataclasses
 import datetime as dt
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on
@@ -34,6 +34,11 @@ from ..widgets.fitted_footer import FittedFooter
 from ..widgets.safe_select import SafeSelect
 from .confirm import ConfirmScreen
 from .dismiss_once import DismissOnce
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from ..host import Host
 
 NEW_PROJECT = "\x00new project"
 """The project select's value that reveals an input for a name no memory uses yet."""
@@ -108,6 +113,10 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
         # this screen's own F1 opens the help page over it, which closes back to the form.
         Binding("f1", "show_help", "Help", id="form.help"),
     ]
+
+    if TYPE_CHECKING:
+        # For the type checker only: the app as its screens may use it (see ui/host.py).
+        app = getters.app(Host)
 
     def __init__(
         self,
@@ -402,7 +411,7 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
         self.dismiss(dataclasses.replace(result, title=title))
 
     def action_show_help(self) -> None:
-        self.app.action_help()  # type: ignore[attr-defined]
+        self.app.action_help()
 
     def action_cancel(self) -> None:
         self.ask_to_discard(lambda: self.dismiss(None))

@@ -25,7 +25,7 @@ from ..widgets.preview import above_body, without_title
 from .live_screen import LiveScreen
 
 if TYPE_CHECKING:
-    from ..app import SamanthaApp
+    from ..host import Host
 
 MARKDOWN_LIMIT = 20_000
 """Characters of a body drawn as Markdown; a longer one is shown as plain lines (see
@@ -71,8 +71,8 @@ class ReaderScreen(LiveScreen):
         self.notes: list[ProjectFile] = []
 
     @property
-    def samantha(self) -> SamanthaApp:
-        return self.app  # type: ignore[return-value]
+    def samantha(self) -> Host:
+        return self.app
 
     def compose(self) -> ComposeResult:
         yield Static(id="reader-head")
@@ -136,7 +136,7 @@ class ReaderScreen(LiveScreen):
     async def _show_notes(self) -> None:
         box = self.query_one("#reader-notes", Vertical)
         await box.remove_children()
-        widgets = []
+        widgets: list[Static | Markdown] = []
         for note in self.notes:
             head = Text(note.name, style="bold")
             head.append(f"  {visible(note.path)}", style="dim")

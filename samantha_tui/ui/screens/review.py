@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -35,7 +35,7 @@ from .confirm import ConfirmScreen
 from .live_screen import LiveScreen
 
 if TYPE_CHECKING:
-    from ..app import SamanthaApp
+    from ..host import Host
 
 SESSIONS = "sessions"
 """The read-only section: not a rule of the core, the subconscious sessions awaiting merge."""
@@ -208,8 +208,8 @@ class ReviewScreen(LiveScreen):
         self.section = SECTIONS[0]
 
     @property
-    def _app(self) -> SamanthaApp:
-        return cast("SamanthaApp", self.app)
+    def _app(self) -> Host:
+        return self.app
 
     def compose(self) -> ComposeResult:
         yield CountedTabs(*(CountedTab(s.label, id=s.tab_id) for s in SECTIONS), id="review-tabs")

@@ -63,7 +63,7 @@ class FittedFooter(Footer):
         room = width - sum(
             FooterItem(w.key_display, w.description).cells(False) + PALETTE_EXTRA
             for w in widgets
-            if _is_palette(w)
+            if isinstance(w, FooterKey) and _is_palette(w)
         )
         items = [FooterItem(w.key_display, w.description, w.action in KEPT_ACTIONS) for w in keys]
         shown, compact = fit_items(items, room)

@@ -1,0 +1,197 @@
+"""The app as its parts and its screens see it: one typed surface, read by the type checker only.
+
+SamanthaApp is assembled from parts (key bursts, marking, searching, sorting, editing, reading,
+live files, work progress, the ordered queue), each a mixin in its own module, and its screens call
+on it for the curator and a few actions. `Host` lists what they reach for beyond Textual's App: the
+app's state, and the methods one part offers the others. Each part takes it as its base, and each
+screen as the type of its `app`, under TYPE_CHECKING only:
+
+    if TYPE_CHECKING:
+        from .host import Host
+    else:
+        Host = object
+
+    class Marking(Host): ...
+
+So mypy checks every reach across parts against this one list (and that the app still provides
+it), no module imports ui/app.py to type the app (which would be an import cycle), and at run time
+nothing imports this module: each part is a plain class, as before. A part's own state and helpers
+stay in its module; a name belongs here once another part or a screen uses it.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from textual.app import App
+
+if TYPE_CHECKING:
+    from ..core.curator import Curator
+    from ..core.model import Kind, Listed, Memory, Tree
+    from ..core.plan import Plan
+    from ..core.search import SearchResult
+    from ..core.store import Store
+    from ..settings import Settings
+    from .messages import Changed
+    from .rows import Spans
+    from .tabs import TabSpec
+    from .widgets.memory_table import MemoryTable
+    from .widgets.search_bar import SearchBar
+    from .widgets.status_line import StatusLine
+
+
+class Host(App[None]):
+    """What the app's parts and screens use of SamanthaApp, beyond Textual's App."""
+
+    # --- state (ui/app.py unless named) ----------------------------------------------------------
+
+    settings: Settings
+    store: Store
+    curator: Curator
+    """Applies every change and keeps undo, redo and the indexes."""
+    memory_tree: Tree[Memory] | Tree[Listed] | None
+    """The tree listed: the checked one, or while checking the catalog's list entries."""
+    current_tab: str
+    _selection: dict[str, str | None]
+    """Tab id -> the path selected there."""
+    _results: dict[str, SearchResult] | None
+    """Searching: tab id -> the current query's ranking, None without a query."""
+
+    # --- the list and its tabs -------------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def table(self) -> MemoryTable: ...
+
+    @property
+    @abstractmethod
+    def status_line(self) -> StatusLine: ...
+
+    @property
+    @abstractmethod
+    def search_bar(self) -> SearchBar:
+        """Searching."""
+
+    @abstractmethod
+    def load_tree(self) -> None:
+        """Read the tree again (a recovery does, once it is done)."""
+
+    @abstractmethod
+    def spec(self, tab_id: str | None = None) -> TabSpec: ...
+
+    @abstractmethod
+    def tab_of(self, kind: Kind) -> str: ...
+
+    @abstractmethod
+    def memory_for(self, key: str | None) -> Memory | None: ...
+
+    @abstractmethod
+    def selected_memory(self) -> Memory | None: ...
+
+    @abstractmethod
+    def _show_list(self) -> None: ...
+
+    @abstractmethod
+    def _label_tabs(self, width: int | None = None) -> None: ...
+
+    @abstractmethod
+    def action_show_tab(self, tab_id: str) -> None: ...
+
+    @abstractmethod
+    def action_help(self) -> None: ...
+
+    # --- searching and sorting -------------------------------------------------------------------
+
+    @abstractmethod
+    def action_clear_search(self) -> None: ...
+
+    @abstractmethod
+    def search_again(self) -> None: ...
+
+    @abstractmethod
+    def sorted_hits(
+        self, spec: TabSpec, found: list[Memory], spans: list[Spans]
+    ) -> tuple[list[Memory], list[Spans]]:
+        """Sorting."""
+
+    # --- marking and editing ---------------------------------------------------------------------
+
+    @abstractmethod
+    def marked_memories(self) -> list[Memory]:
+        """Marking."""
+
+    @abstractmethod
+    def act_on_marks(self, action: str, step: int = 0) -> bool:
+        """Marking."""
+
+    @abstractmethod
+    def change(self, make_plan: Callable[[], Plan], select: str | None = None) -> None:
+        """Editing."""
+
+    @abstractmethod
+    def toggle_critical_of(self, path: str) -> None:
+        """Editing."""
+
+    @abstractmethod
+    def step_importance_of(self, path: str, step: int) -> None:
+        """Editing."""
+
+    @abstractmethod
+    def open_form(
+        self,
+        kind: Kind,
+        memory: Memory | None,
+        draft: dict[str, str] | None = None,
+        focus: str | None = None,
+    ) -> None:
+        """Editing."""
+
+    @abstractmethod
+    def _target(self) -> Memory | None:
+        """Editing."""
+
+    @abstractmethod
+    def _form_can_save(self, memory: Memory) -> bool:
+        """Editing."""
+
+    @abstractmethod
+    def action_open_editor(self) -> None:
+        """Editing."""
+
+    # --- reading ---------------------------------------------------------------------------------
+
+    @abstractmethod
+    def neighbour(self, path: str, step: int) -> Memory | None:
+        """Reading."""
+
+    @abstractmethod
+    def copy_path(self, path: str) -> None:
+        """Reading."""
+
+    @abstractmethod
+    def open_folder_of(self, path: str) -> None:
+        """Reading."""
+
+    # --- the order of changes, keys, live files --------------------------------------------------
+
+    @abstractmethod
+    def run_in_order(self, job: Callable[[], object]) -> None:
+        """The ordered queue (ui/ordered.py); what the job returns is dropped."""
+
+    @abstractmethod
+    def keep_keys_held(self) -> None:
+        """Key bursts."""
+
+    @abstractmethod
+    async def release_keys(self) -> None:
+        """Key bursts."""
+
+    @abstractmethod
+    def index_changed(self, message: Changed) -> None:
+        """Live files."""
+
+    @abstractmethod
+    def action_regenerate_indexes(self) -> None:
+        """Live files."""
