@@ -20,7 +20,7 @@ from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.export import ExportScreen
 
 from .conftest import LT, ST, TASKS, TODAY, WATCHER_OFF
-from .pilot import index_check, reindexed
+from .pilot import index_check, reindexed, settle
 from .test_snapshots import quiet
 
 SIZE = (120, 34)
@@ -43,19 +43,6 @@ SECTIONS = [
 def root(demo_root: Path) -> Path:
     """The demo with its indexes regenerated, so any drift afterwards is the screen's doing."""
     return reindexed(demo_root)
-
-
-async def settle(pilot) -> None:
-    """Every worker done (scan, changes, plans), typing waited out, and the plan on screen."""
-    app = pilot.app
-    quiet_rounds = 0
-    while quiet_rounds < 2:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        busy = any(isinstance(s, BootstrapScreen) and s.pending for s in app.screen_stack)
-        quiet_rounds = 0 if busy else quiet_rounds + 1
-        if busy:
-            await pilot.pause(0.02)
 
 
 async def open_screen(pilot) -> BootstrapScreen:
