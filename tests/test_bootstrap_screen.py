@@ -21,7 +21,6 @@ from samantha_tui.ui.screens.export import ExportScreen
 
 from .conftest import LT, ST, TASKS, TODAY, WATCHER_OFF
 from .pilot import index_check, reindexed, settle
-from .test_snapshots import quiet
 
 SIZE = (120, 34)
 LOADER = f"{ST}/2026-04-22_gateway_config_loader.md"
@@ -381,8 +380,7 @@ def test_escape_and_code_keep_user_text_literal() -> None:
 
 
 def test_snapshot(snap_compare, root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOME", str(root.parent))
-    app = quiet(SamanthaApp(root, lambda: TODAY))
+    app = SamanthaApp(root, lambda: TODAY)
 
     async def open_it(pilot) -> None:
         await open_screen(pilot)
