@@ -24,6 +24,25 @@ TODAY = ANCHOR
 """Tests run on the demo's own day, so ages and snapshots do not drift with the calendar."""
 
 
+LONGEST_FIRST = (
+    "test_key_mashing.py",
+    "test_bootstrap_mashing.py",
+    "test_mashing_screens.py",
+    "test_mashing_timing.py",
+    "test_mashing_journal.py",
+    "test_crash_safety.py",
+    "test_stale_plans.py",
+)
+"""Files whose tests take longest (the key mashing runs take up to a minute and a half each)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests first: run in parallel, the workers then end together instead of one of
+    them starting a long run as the others finish."""
+    rank = {name: place for place, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 @pytest.fixture(autouse=True)
 def _fixed_today(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     monkeypatch.setenv("SAMANTHA_TUI_TODAY", TODAY.isoformat())
