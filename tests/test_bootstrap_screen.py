@@ -379,7 +379,7 @@ def test_escape_and_code_keep_user_text_literal() -> None:
 # --- snapshot ------------------------------------------------------------------------------------
 
 
-def test_snapshot(snap_compare, root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_snapshot(snap_compare, root: Path) -> None:
     app = SamanthaApp(root, lambda: TODAY)
 
     async def open_it(pilot) -> None:

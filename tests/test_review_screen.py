@@ -248,9 +248,7 @@ async def test_duplicates_show_both_bodies_with_the_differences_marked(root: Pat
         assert right[heading].plain == left[heading].plain, "equal lines face each other"
 
 
-def test_snapshot_promote_with_a_mark(
-    snap_compare, root: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_snapshot_promote_with_a_mark(snap_compare, root: Path) -> None:
     app = SamanthaApp(root, lambda: TODAY)
 
     async def review(pilot) -> None:

@@ -53,7 +53,7 @@ def test_help(snap_compare, demo_app: SamanthaApp) -> None:
     assert snap_compare(demo_app, press=["question_mark"], terminal_size=SIZE, run_before=settle)
 
 
-def test_empty_tree(snap_compare, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_empty_tree(snap_compare, tmp_path: Path) -> None:
     root = make_tree(tmp_path / "empty", {})
     app = SamanthaApp(root, lambda: TODAY)
     assert snap_compare(app, terminal_size=SIZE, run_before=settle)

@@ -28,7 +28,7 @@ def quote_a_date(root: Path) -> str:
 
 
 @pytest.fixture
-def app_at_home(demo_root: Path, monkeypatch: pytest.MonkeyPatch):
+def app_at_home(demo_root: Path):
 
     def make() -> SamanthaApp:
         return SamanthaApp(demo_root, lambda: TODAY)
