@@ -32,8 +32,10 @@ run: $(VENV)/.installed compile
 
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check samantha_tui tests screenshots bench
-	# Two workers, one per core of the machines it runs on: the suite takes half the time.
-	$(BIN)/python -m pytest -q -n 2
+	# Two workers, one per core of the machines it runs on: the suite takes half the time. Work
+	# stealing hands a worker that runs out the tests still queued on the other; conftest puts
+	# the longest tests first, so neither ends alone on a long one.
+	$(BIN)/python -m pytest -q -n 2 --dist worksteal
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check samantha_tui tests screenshots bench

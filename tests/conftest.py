@@ -7,7 +7,9 @@ import os
 from pathlib import Path
 
 import pytest
+import textual.constants
 from hypothesis import settings
+from textual.widgets import Input
 
 from samantha_tui.core.store import Store
 from samantha_tui.demo import ANCHOR, write_demo
@@ -20,6 +22,25 @@ if os.environ.get("CI"):
 
 TODAY = ANCHOR
 """Tests run on the demo's own day, so ages and snapshots do not drift with the calendar."""
+
+
+LONGEST_FIRST = (
+    "test_key_mashing.py",
+    "test_bootstrap_mashing.py",
+    "test_mashing_screens.py",
+    "test_mashing_timing.py",
+    "test_mashing_journal.py",
+    "test_crash_safety.py",
+    "test_stale_plans.py",
+)
+"""Files whose tests take longest (the key mashing runs take up to a minute and a half each)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests first: run in parallel, the workers then end together instead of one of
+    them starting a long run as the others finish."""
+    rank = {name: place for place, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
 @pytest.fixture(autouse=True)
@@ -37,6 +58,25 @@ def _fixed_today(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempP
 
 
 WATCHER_OFF = "[watch]\nenabled = false\n"
+
+
+@pytest.fixture(autouse=True)
+def _snapshot_determinism(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a snapshot must not depend on, set once for every test that takes one (its tree is
+    built under tmp_path; the clock is fixed for every test above):
+    - HOME is the test's own folder, so the status line reads ~/demo on every machine;
+    - no animations: a tab underline caught mid-slide would differ run to run;
+    - no blinking text cursor, which would be caught on or off at random.
+    """
+    if "snap_compare" not in request.fixturenames:
+        return
+    monkeypatch.setenv("HOME", str(tmp_path))
+    # Read by App.__init__, so every app the test makes starts with animations off.
+    monkeypatch.setattr(textual.constants, "TEXTUAL_ANIMATIONS", "none")
+    # The default of the reactive: an Input made during the test starts steady (shown).
+    monkeypatch.setattr(Input.cursor_blink, "_default", False)
 
 
 @pytest.fixture

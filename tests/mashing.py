@@ -47,8 +47,7 @@ from textual import events
 from textual.dom import DOMNode
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.screen import Screen
-from textual.timer import Timer
-from textual.worker import Worker, WorkerCancelled, WorkerState
+from textual.worker import Worker
 
 from samantha_tui.cli import main
 from samantha_tui.core.curator import Curator
@@ -63,12 +62,8 @@ from samantha_tui.ui.screens.button_choices import ButtonChoices
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.memory_form import DiscardQuestion
 
-ANSWER_WITHIN = 60.0
-"""Seconds; an app that takes longer to take in a burst, or to finish its work after one, has
-hung."""
-SHORT_TIMER = 1.0
-"""Seconds; a one-shot timer at most this long (a debounce) is waited for between bursts, as its
-callback changes what the next keys meet. Longer ones (a notice's timeout) change nothing."""
+from .pilot import WITHIN, settle
+
 MORE_KEYS = (
     "enter",
     "escape",
@@ -178,56 +173,10 @@ class WorkerGate:
         monkeypatch.setattr(Worker, "run", gated_run)
 
     async def close(self) -> None:
-        await asyncio.wait_for(self._turn.acquire(), ANSWER_WITHIN)
+        await asyncio.wait_for(self._turn.acquire(), WITHIN)
 
     def open(self) -> None:
         self._turn.release()
-
-
-def _pending_short_timers(app: SamanthaApp) -> list[Timer]:
-    nodes: list[DOMNode] = [app]
-    for screen in app.screen_stack:
-        nodes += [screen, *screen.walk_children(with_self=False)]
-    return [
-        timer
-        for node in nodes
-        for timer in list(node._timers)
-        if timer._repeat == 0
-        and timer._interval <= SHORT_TIMER
-        and timer._task is not None
-        and not timer._task.done()
-    ]
-
-
-def _busy(app: SamanthaApp) -> bool:
-    working = (WorkerState.PENDING, WorkerState.RUNNING)
-    return (
-        any(worker.state in working for worker in app.workers)
-        or app._draining
-        or bool(app._jobs)
-        or bool(_pending_short_timers(app))
-    )
-
-
-async def quiesce(pilot) -> None:
-    """Wait until no worker, queued change or short timer is left and the screen has taken in
-    every message those sent."""
-    app: SamanthaApp = pilot.app
-
-    async def quiet() -> None:
-        idle_rounds = 0
-        while idle_rounds < 2:
-            # A search replaced by a newer one ends cancelled: wait again, for the newer one.
-            with contextlib.suppress(WorkerCancelled):
-                await app.workers.wait_for_complete()
-            await pilot.pause()
-            if _busy(app):
-                idle_rounds = 0
-                await asyncio.sleep(0.02)
-            else:
-                idle_rounds += 1
-
-    await asyncio.wait_for(quiet(), ANSWER_WITHIN)
 
 
 async def taken_in(pilot) -> None:
@@ -236,8 +185,8 @@ async def taken_in(pilot) -> None:
     app = pilot.app
     taken = asyncio.Event()
     app.call_later(taken.set)
-    await asyncio.wait_for(taken.wait(), ANSWER_WITHIN)
-    await pilot._wait_for_screen(ANSWER_WITHIN)
+    await asyncio.wait_for(taken.wait(), WITHIN)
+    await pilot._wait_for_screen(WITHIN)
 
 
 async def mash(pilot, keys: list[str], gate: WorkerGate | None = None) -> None:
@@ -259,7 +208,7 @@ async def mash(pilot, keys: list[str], gate: WorkerGate | None = None) -> None:
         if gate is not None:
             gate.open()
     if gate is not None:
-        await quiesce(pilot)
+        await settle(pilot)
 
 
 # --- the way back --------------------------------------------------------------------------------
@@ -288,13 +237,13 @@ async def back_to_list(pilot) -> None:
             break
         top = app.screen
         _closed_by_type(top)
-        await quiesce(pilot)
+        await settle(pilot)
         assert top not in app.screen_stack, f"{top!r} did not close"
     stack = [type(screen).__name__ for screen in app.screen_stack]
     assert len(app.screen_stack) == 1, f"still open after {WAY_BACK} closes: {stack}"
     if app.focused is not app.table:
         app.table.focus()
-        await quiesce(pilot)
+        await settle(pilot)
     assert app.focused is app.table, f"focus is on {app.focused!r}"
 
 
@@ -305,7 +254,7 @@ async def undo_everything(pilot, recorder: Recorder) -> None:
         if not app.curator.can_undo:
             break
         await pilot.press("u")
-        await quiesce(pilot)
+        await settle(pilot)
     notices = [n.message for n in app._notifications]
     assert not app.curator.can_undo, f"an undo was refused; the last notices: {notices[-4:]}"
     assert app.return_code is None
@@ -514,7 +463,7 @@ async def back_to(pilot, is_top: Callable[[SamanthaApp], bool]) -> None:
             return
         top = app.screen
         _closed_by_type(top)
-        await quiesce(pilot)
+        await settle(pilot)
         assert top not in app.screen_stack, f"{top!r} did not close"
 
 
@@ -536,7 +485,7 @@ async def mash_on(
             if not is_top(app):
                 await back_to_list(pilot)
                 await opener(pilot)
-                await quiesce(pilot)
+                await settle(pilot)
                 assert is_top(app), f"the opener did not open it: {stack_names(app)}"
                 run.reopened += 1
         run.on_screen += is_top(app)

@@ -14,11 +14,7 @@ from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.help import HelpScreen
 
 from .conftest import TODAY, make_tree
-
-
-async def loaded(pilot) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+from .pilot import settle
 
 
 def plain(renderable: object, width: int = 200) -> str:
@@ -34,7 +30,7 @@ def static_text(app: SamanthaApp, selector: str) -> str:
 async def test_number_keys_switch_tabs_and_keep_each_tabs_selection(demo_root: Path) -> None:
     app = SamanthaApp(demo_root, lambda: TODAY)
     async with app.run_test(size=(120, 36)) as pilot:
-        await loaded(pilot)
+        await settle(pilot)
         tabs = app.query_one(Tabs)
         assert tabs.active == "short-term"
         first = app.table.selected_key
@@ -57,7 +53,7 @@ async def test_number_keys_switch_tabs_and_keep_each_tabs_selection(demo_root: P
 async def test_tab_labels_carry_counts(demo_root: Path) -> None:
     app = SamanthaApp(demo_root, lambda: TODAY)
     async with app.run_test(size=(120, 36)) as pilot:
-        await loaded(pilot)
+        await settle(pilot)
         labels = [str(tab.label) for tab in app.query_one(Tabs).query("Tab")]
         critical = len(app.memory_tree.critical)
         assert f"Critical {critical}" in labels
@@ -67,7 +63,7 @@ async def test_tab_labels_carry_counts(demo_root: Path) -> None:
 async def test_preview_follows_the_cursor(demo_root: Path) -> None:
     app = SamanthaApp(demo_root, lambda: TODAY)
     async with app.run_test(size=(120, 36)) as pilot:
-        await loaded(pilot)
+        await settle(pilot)
         await pilot.press("down")
         memory = app.store.get(app.table.selected_key)
         head = static_text(app, "#preview-head")
@@ -80,7 +76,7 @@ async def test_preview_follows_the_cursor(demo_root: Path) -> None:
 async def test_problems_tab_lists_each_problem_with_its_file(demo_root: Path) -> None:
     app = SamanthaApp(demo_root, lambda: TODAY)
     async with app.run_test(size=(120, 36)) as pilot:
-        await loaded(pilot)
+        await settle(pilot)
         await pilot.press("7")
         assert len(app.table.rows) == 4
         memory = app.store.get(app.table.selected_key.split("#")[0])
@@ -96,7 +92,7 @@ async def test_markup_in_titles_shows_literally(tmp_path: Path) -> None:
     root = make_tree(tmp_path / "t", {".ai/short-term-memory/.ai/2026-06-01_m.md": body})
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=(120, 36)) as pilot:
-        await loaded(pilot)
+        await settle(pilot)
         row = app.table.rows[0]
         assert row.cells[1].plain == "[bold]oops[/] and [/]"
         assert "[bold]oops[/] and [/]" in static_text(app, "#preview-head")
@@ -109,7 +105,7 @@ async def test_empty_tree_explains_itself(tmp_path: Path) -> None:
     root = make_tree(tmp_path / "empty", {})
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=(100, 30)) as pilot:
-        await loaded(pilot)
+        await settle(pilot)
         assert len(app.table.rows) == 0
         assert "no memories yet" in app.table.empty_message
         assert "samantha-tui demo" in static_text(app, "#preview-fields")
@@ -120,7 +116,7 @@ async def test_empty_tree_explains_itself(tmp_path: Path) -> None:
 async def test_question_mark_lists_every_binding_and_escape_closes(demo_root: Path) -> None:
     app = SamanthaApp(demo_root, lambda: TODAY)
     async with app.run_test(size=(120, 36)) as pilot:
-        await loaded(pilot)
+        await settle(pilot)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         text = "\n".join(plain(s.content) for s in app.screen.query(Static))

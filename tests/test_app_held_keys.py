@@ -14,6 +14,7 @@ from samantha_tui.ui.widgets import memory_table, preview
 from samantha_tui.ui.widgets.memory_table import MADE_ROWS_KEPT, LazyRows, TableRow
 
 from .conftest import ST, TODAY, make_tree
+from .pilot import settle
 
 SIZE = (120, 30)
 MEMORIES = 600
@@ -28,21 +29,6 @@ def many_notes(root: Path) -> Path:
         for n in range(MEMORIES)
     }
     return make_tree(root, files)
-
-
-async def loaded(pilot) -> None:
-    app = pilot.app
-    await app.workers.wait_for_complete()
-    while app.memory_tree is None:
-        await pilot.pause(0.01)
-    await settled(pilot)
-
-
-async def settled(pilot) -> None:
-    """Until no body waits for the keys to pause, and what it set off has run."""
-    while pilot.app.preview.body_pending:
-        await pilot.pause(0.02)
-    await pilot.pause()
 
 
 def record_bodies(app: SamanthaApp) -> list[str]:
@@ -75,7 +61,7 @@ async def test_a_held_page_down_lays_out_only_the_body_of_the_row_it_stops_on(
     monkeypatch.setattr(preview, "BODY_PAUSE", 2.0)
     app = SamanthaApp(many_notes(tmp_path / "t"), lambda: TODAY)
     async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
+        await settle(pilot)
         drawn = record_bodies(app)
         body = app.query_one("#preview-body", Markdown)
         await pilot.press("pagedown")
@@ -87,7 +73,7 @@ async def test_a_held_page_down_lays_out_only_the_body_of_the_row_it_stops_on(
             assert app.preview.shown is app.selected_memory()
             assert not body.display
         assert app.preview.body_pending
-        await settled(pilot)
+        await settle(pilot)
         last = body_line(app)
         assert 19 * 10 < app.table.cursor < MEMORIES - 1
         assert app.preview.shown is app.selected_memory()
@@ -101,7 +87,7 @@ async def test_keys_that_queue_show_the_last_row_with_its_body_once_they_stop(
 ) -> None:
     app = SamanthaApp(many_notes(tmp_path / "t"), lambda: TODAY)
     async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
+        await settle(pilot)
         drawn = record_bodies(app)
         body = app.query_one("#preview-body", Markdown)
         # All at once, as a terminal's key repeat delivers them to an app still busy drawing.
@@ -110,7 +96,7 @@ async def test_keys_that_queue_show_the_last_row_with_its_body_once_they_stop(
         await pilot.pause()
         while app.table.cursor == 0:
             await pilot.pause(0.02)
-        await settled(pilot)
+        await settle(pilot)
         last = body_line(app)
         assert app.preview.shown is app.selected_memory()
         assert body.display and last in body.source
@@ -123,7 +109,7 @@ async def test_keys_that_queue_show_the_last_row_with_its_body_once_they_stop(
 async def test_a_single_key_shows_the_body_at_once(tmp_path: Path) -> None:
     app = SamanthaApp(many_notes(tmp_path / "t"), lambda: TODAY)
     async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
+        await settle(pilot)
         await pilot.pause(memory_table.HELD_WITHIN)
         await pilot.press("down")
         body = app.query_one("#preview-body", Markdown)
@@ -138,7 +124,7 @@ async def test_a_message_in_the_preview_drops_a_body_waiting_for_the_keys(
     monkeypatch.setattr(preview, "BODY_PAUSE", 0.3)
     app = SamanthaApp(many_notes(tmp_path / "t"), lambda: TODAY)
     async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
+        await settle(pilot)
         await pilot.press("down", "down")
         assert app.preview.body_pending
         app.preview.show_message("Nothing here")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,7 +14,7 @@ from samantha_tui.ui.screens.conflict import ConflictScreen
 from samantha_tui.ui.screens.memory_form import MemoryForm
 
 from .conftest import ST, TODAY, make_tree
-from .pilot import reindexed
+from .pilot import reindexed, until
 
 A = f"{ST}/2026-06-10_alpha_rule.md"
 NEW = f"{ST}/2026-06-12_written_by_the_assistant.md"
@@ -35,15 +33,6 @@ def watched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
     root = make_tree(tmp_path / "cerebrum", {A: memory("Alpha rule")})
     return reindexed(root)
-
-
-async def until(pilot, condition: Callable[[], bool]) -> bool:
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        await pilot.pause(0.05)
-    return condition()
 
 
 def keys_shown(app: SamanthaApp) -> list[str]:

@@ -18,7 +18,7 @@ from samantha_tui.ui.widgets.progress_panel import ProgressPanel
 from samantha_tui.ui.work_progress import SHOW_AFTER
 
 from .conftest import ST, TODAY, make_tree
-from .pilot import memory, reindexed, settle
+from .pilot import memory, reindexed, settle, until
 
 COUNT = 40
 STEP = 0.03
@@ -84,12 +84,10 @@ def panel_of(app: SamanthaApp) -> ProgressPanel:
     return app.screen.query_one(ProgressPanel)
 
 
-async def until(pilot, condition, limit: float = WAIT) -> float:
+async def seconds_until(pilot, condition, limit: float = WAIT) -> float:
     """Wait until condition() holds; the seconds it took."""
     began = time.monotonic()
-    while not condition():
-        assert time.monotonic() - began < limit, "waited too long"
-        await pilot.pause(0.02)
+    assert await until(pilot, condition, limit), "waited too long"
     return time.monotonic() - began
 
 
@@ -109,7 +107,7 @@ async def test_a_slow_batch_shows_counts_after_half_a_second_and_the_list_still_
         assert not panel.shown
         slow_trash.armed = True
         app.change(lambda: edits.delete(list(app.curator.tree.memories)))
-        waited = await until(pilot, lambda: panel.shown)
+        waited = await seconds_until(pilot, lambda: panel.shown)
         assert waited >= SHOW_AFTER - 0.05  # never at once: quick work must not flash
         first = counted(panel.said)
         assert "busy" in panel.said
@@ -121,7 +119,7 @@ async def test_a_slow_batch_shows_counts_after_half_a_second_and_the_list_still_
         assert app.table.cursor == before + 1
         slow_trash.release()
         # The counts move on as the steps land.
-        await until(pilot, lambda: not panel.shown or counted(panel.said) > first)
+        await seconds_until(pilot, lambda: not panel.shown or counted(panel.said) > first)
         await settle(pilot)
         assert not panel.shown
         assert not app.busy
@@ -130,7 +128,7 @@ async def test_a_slow_batch_shows_counts_after_half_a_second_and_the_list_still_
         assert slow_trash.undo is not None
         slow_trash.undo.armed = True
         app.action_undo()
-        await until(pilot, lambda: panel.shown)
+        await seconds_until(pilot, lambda: panel.shown)
         assert re.match(rf"Restoring \d+ of {COUNT} from the trash…", panel.said), panel.said
         slow_trash.undo.release()
         await settle(pilot)
@@ -171,7 +169,9 @@ async def test_a_screen_over_the_list_shows_the_work_too(tmp_path: Path, slow_tr
         await settle(pilot)
         app.change(lambda: edits.delete(list(app.curator.tree.memories)))
         # Mounted above the trash screen's footer as the work became slow, drawn once composed.
-        await until(pilot, lambda: bool(app.screen.query(ProgressPanel)) and panel_of(app).said)
+        await seconds_until(
+            pilot, lambda: bool(app.screen.query(ProgressPanel)) and panel_of(app).said
+        )
         assert type(app.screen).__name__ == "TrashScreen"
         counted(panel_of(app).said)
         await settle(pilot)
@@ -191,11 +191,11 @@ async def test_under_a_dialog_the_screen_beneath_shows_the_work(tmp_path: Path) 
         assert isinstance(app.screen, HelpScreen)
         started = time.monotonic() - 5  # a job that has run for a while already
         app.post_message(WorkProgress(7, started, 3, 9, "Restoring {count} from the trash"))
-        await until(pilot, lambda: main.query_one(ProgressPanel).shown)
+        await seconds_until(pilot, lambda: main.query_one(ProgressPanel).shown)
         assert main.query_one(ProgressPanel).said.startswith("Restoring 3 of 9 from the trash…")
         assert not app.screen.query(ProgressPanel)  # the dialog got none of its own
         app.post_message(WorkProgress(7, started, ended=True))
-        await until(pilot, lambda: not main.query_one(ProgressPanel).shown)
+        await seconds_until(pilot, lambda: not main.query_one(ProgressPanel).shown)
         assert not app.busy
 
 
@@ -215,7 +215,7 @@ async def test_a_slow_first_scan_shows_files_read_of_all(
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=(120, 36)) as pilot:
         panel = app.query_one(ProgressPanel)
-        await until(pilot, lambda: panel.said.startswith("Reading"))
+        await seconds_until(pilot, lambda: panel.said.startswith("Reading"))
         assert re.match(rf"Reading \d+ of {COUNT} memory files…", panel.said), panel.said
         await settle(pilot)
         assert app.memory_tree is not None and len(app.memory_tree.memories) == COUNT

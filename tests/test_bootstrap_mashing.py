@@ -37,12 +37,11 @@ from .mashing import (
     back_to_list,
     draw,
     mash_on,
-    quiesce,
     sandbox,  # noqa: F401 (a fixture)
     snapshot,
     undo_everything,
 )
-from .pilot import reindexed
+from .pilot import reindexed, settle
 
 KEYS = 2_000
 BATCH = 40
@@ -104,7 +103,7 @@ async def test_2000_keys_on_the_bootstrap_preview_crash_nothing_and_change_nothi
     run = Run(draw(key_pool(), SEED, KEYS), BATCH)
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=(100, 30)) as pilot:
-        await quiesce(pilot)
+        await settle(pilot)
         recorder = Recorder(app.curator)
 
         async def open_preview(pilot) -> None:

@@ -20,8 +20,7 @@ from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.export import ExportScreen
 
 from .conftest import LT, ST, TASKS, TODAY, WATCHER_OFF
-from .pilot import index_check, reindexed
-from .test_snapshots import quiet
+from .pilot import index_check, reindexed, settle
 
 SIZE = (120, 34)
 LOADER = f"{ST}/2026-04-22_gateway_config_loader.md"
@@ -43,19 +42,6 @@ SECTIONS = [
 def root(demo_root: Path) -> Path:
     """The demo with its indexes regenerated, so any drift afterwards is the screen's doing."""
     return reindexed(demo_root)
-
-
-async def settle(pilot) -> None:
-    """Every worker done (scan, changes, plans), typing waited out, and the plan on screen."""
-    app = pilot.app
-    quiet_rounds = 0
-    while quiet_rounds < 2:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        busy = any(isinstance(s, BootstrapScreen) and s.pending for s in app.screen_stack)
-        quiet_rounds = 0 if busy else quiet_rounds + 1
-        if busy:
-            await pilot.pause(0.02)
 
 
 async def open_screen(pilot) -> BootstrapScreen:
@@ -393,9 +379,8 @@ def test_escape_and_code_keep_user_text_literal() -> None:
 # --- snapshot ------------------------------------------------------------------------------------
 
 
-def test_snapshot(snap_compare, root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HOME", str(root.parent))
-    app = quiet(SamanthaApp(root, lambda: TODAY))
+def test_snapshot(snap_compare, root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
 
     async def open_it(pilot) -> None:
         await open_screen(pilot)

@@ -13,6 +13,7 @@ from samantha_tui.core.store import Store
 from samantha_tui.ui.jump import PLACEHOLDER, JumpProvider, open_jump_palette
 
 from .conftest import LT, ST, TASKS, TODAY
+from .pilot import settle
 
 
 def note(title: str, date: str = "2026-06-01", **fields: str) -> str:
@@ -53,12 +54,6 @@ class JumpApp(App[None]):
         open_jump_palette(self)
 
 
-async def settled(pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 def listed(app: App) -> list[tuple[str, str]]:
     """(title as shown, help as shown) of every line the palette lists."""
     commands = app.screen.query_one(CommandList)
@@ -69,12 +64,12 @@ def listed(app: App) -> list[tuple[str, str]]:
 async def type_query(pilot, query: str) -> None:
     """Put the whole query in the palette's input at once (a key press each is slow to drive)."""
     pilot.app.screen.query_one(Input).value = query
-    await settled(pilot)
+    await settle(pilot)
 
 
 async def open_palette(pilot) -> None:
     await pilot.press("ctrl+k")
-    await settled(pilot)
+    await settle(pilot)
     assert isinstance(pilot.app.screen, CommandPalette)
 
 
@@ -84,12 +79,12 @@ async def test_typing_ranks_with_the_index_and_enter_jumps(tree) -> None:
         await open_palette(pilot)
         assert app.screen.query_one(Input).placeholder == PLACEHOLDER
         await pilot.press(*"gateway retr")
-        await settled(pilot)
+        await settle(pilot)
         shown = listed(app)
         assert shown[0][0] == "Gateway retries need a budget"
         assert shown[0][1] == f"Short-term  ·  {ST}/2026-06-10-gateway-retries.md"
         await pilot.press("enter")
-        await settled(pilot)
+        await settle(pilot)
         assert app.jumped == [f"{ST}/2026-06-10-gateway-retries.md"]
         assert not isinstance(app.screen, CommandPalette)
 
@@ -109,7 +104,7 @@ async def test_down_then_enter_jumps_to_the_second_hit(tree) -> None:
         await type_query(pilot, "retries")
         second = listed(app)[1]
         await pilot.press("down", "enter")
-        await settled(pilot)
+        await settle(pilot)
         assert len(app.jumped) == 1 and app.jumped[0] in second[1]
 
 
@@ -167,7 +162,7 @@ async def test_a_bad_query_shows_a_hint_and_never_jumps(tree) -> None:
         shown = listed(app)
         assert len(shown) == 1 and "needs a value" in shown[0][0]
         await pilot.press("enter")
-        await settled(pilot)
+        await settle(pilot)
         assert app.jumped == []
 
 
@@ -195,5 +190,5 @@ async def test_opening_twice_stacks_one_palette(tree) -> None:
     async with app.run_test(size=(100, 34)) as pilot:
         await open_palette(pilot)
         open_jump_palette(app)
-        await settled(pilot)
+        await settle(pilot)
         assert sum(isinstance(s, CommandPalette) for s in app.screen_stack) == 1

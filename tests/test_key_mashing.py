@@ -48,7 +48,6 @@ from .mashing import (
     draw,
     mash,
     mash_on,
-    quiesce,
     sandbox,  # noqa: F401 (a fixture)
     snapshot,
     undo_everything,
@@ -112,7 +111,7 @@ async def test_2000_random_keys_leave_the_app_alive_and_every_byte_accounted_for
     app = SamanthaApp(demo_root, lambda: TODAY)
     quits = counting_quits(app)
     async with app.run_test(size=(80, 24)) as pilot:
-        await quiesce(pilot)
+        await settle(pilot)
         recorder = Recorder(app.curator)
         await mash_on(pilot, run, gate, recorder, lambda app: len(app.screen_stack) == 1, None)
         await back_to_list(pilot)

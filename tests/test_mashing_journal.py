@@ -31,10 +31,10 @@ from .mashing import (
     counting_quits,
     draw,
     mash_on,
-    quiesce,
     sandbox,  # noqa: F401 (a fixture)
     screen_pool,
 )
+from .pilot import settle
 from .test_hostile_journal import CASES, tree, world  # noqa: F401 (a fixture)
 from .test_journal import batch, crash_after, everything, root, store_of  # noqa: F401 (a fixture)
 
@@ -59,7 +59,7 @@ async def mash_dialog(
     app = SamanthaApp(where, lambda: TODAY)
     quits = counting_quits(app)
     async with app.run_test(size=(100, 30)) as pilot:
-        await quiesce(pilot)
+        await settle(pilot)
         assert isinstance(app.screen, dialog)
         recorder = Recorder(app.curator)
         pool = screen_pool(app.screen)

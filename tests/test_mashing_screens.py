@@ -55,13 +55,13 @@ from .mashing import (
     counting_quits,
     draw,
     mash_on,
-    quiesce,
     sandbox,  # noqa: F401 (a fixture)
     screen_pool,
     snapshot,
     stack_names,
     undo_everything,
 )
+from .pilot import settle
 
 KEYS = int(os.environ.get("SAMANTHA_TUI_MASH_KEYS", "250"))
 """Keys per screen: 250 in `make test` (all screens in about a quarter of the suite's time);
@@ -82,7 +82,7 @@ def pressing(*keys: str) -> Opener:
     async def opener(pilot) -> None:
         for key in keys:
             await pilot.press(key)
-            await quiesce(pilot)
+            await settle(pilot)
 
     return opener
 
@@ -96,7 +96,7 @@ def on_clean_list(*keys: str) -> Opener:
         if app.search_bar.display:
             app.action_clear_search()
         app.table.clear_marks()
-        await quiesce(pilot)
+        await settle(pilot)
         await pressing(*keys)(pilot)
 
     return opener
@@ -143,7 +143,7 @@ async def open_conflict(pilot) -> None:
     memory = app.selected_memory()
     assert memory is not None
     app.post_message(Conflicted(edits.toggle_critical(memory), memory.path))
-    await quiesce(pilot)
+    await settle(pilot)
 
 
 def top_is(*types: type) -> Callable[[SamanthaApp], bool]:
@@ -265,10 +265,10 @@ async def test_seeded_keys_on_each_screen_crash_nothing_and_change_only_what_the
     app = SamanthaApp(demo_root, lambda: TODAY)
     quits = counting_quits(app)
     async with app.run_test(size=SIZE) as pilot:
-        await quiesce(pilot)
+        await settle(pilot)
         recorder = Recorder(app.curator)
         await case.opener(pilot)
-        await quiesce(pilot)
+        await settle(pilot)
         assert case.is_top(app), f"{case.name} did not open: {stack_names(app)}"
         # On the list, as in test_key_mashing.py: the app's keys weigh most, Esc more.
         on_list = case.name.startswith("list-")

@@ -25,10 +25,10 @@ from .mashing import (
     counting_quits,
     draw,
     mash_on,
-    quiesce,
     sandbox,  # noqa: F401 (a fixture)
     undo_everything,
 )
+from .pilot import settle
 from .test_key_mashing import key_pool
 
 KEYS = 300
@@ -44,7 +44,7 @@ async def one_run(root: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
         app = SamanthaApp(root, lambda: TODAY)
         counting_quits(app)
         async with app.run_test(size=(80, 24)) as pilot:
-            await quiesce(pilot)
+            await settle(pilot)
             recorder = Recorder(app.curator)
             await mash_on(pilot, run, gate, recorder, lambda app: len(app.screen_stack) == 1, None)
             await back_to_list(pilot)

@@ -20,7 +20,6 @@ from samantha_tui.ui.screens.review import ReviewScreen, ReviewTable
 
 from .conftest import LT, ST, TASKS, TODAY, memory_text
 from .pilot import index_check, reindexed, settle
-from .test_snapshots import quiet
 
 PRUNE = (
     f"{ST}/2026-02-16_standup_notes_format.md",
@@ -249,11 +248,8 @@ async def test_duplicates_show_both_bodies_with_the_differences_marked(root: Pat
         assert right[heading].plain == left[heading].plain, "equal lines face each other"
 
 
-def test_snapshot_promote_with_a_mark(
-    snap_compare, root: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("HOME", str(root.parent))
-    app = quiet(SamanthaApp(root, lambda: TODAY))
+def test_snapshot_promote_with_a_mark(snap_compare, root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
 
     async def review(pilot) -> None:
         await open_review(pilot)

@@ -10,39 +10,26 @@ from textual.widgets import Input
 from samantha_tui.ui.app import SamanthaApp
 
 from .conftest import TODAY, make_tree
+from .pilot import settle as settled
 
 SIZE = (120, 34)
 
 
 async def settle(pilot) -> None:
-    """Wait until the scan has landed and the preview is drawn."""
+    """Settled (tests/pilot.py), the scan landed and the preview drawn."""
     app = pilot.app
-    await app.workers.wait_for_complete()
+    await settled(pilot)
     while app.memory_tree is None:
         await pilot.pause(0.01)
-    await pilot.pause()
     await pilot.wait_for_scheduled_animations()
     # The preview's Markdown mounts in an async handler: give it a moment past the idle point.
     await pilot.pause(0.05)
 
 
 @pytest.fixture
-def demo_app(demo_root: Path, monkeypatch: pytest.MonkeyPatch) -> SamanthaApp:
-    # The status line shows the root: under a fixed HOME it reads ~/demo on every machine.
-    monkeypatch.setenv("HOME", str(demo_root.parent))
-    return quiet(SamanthaApp(demo_root, lambda: TODAY))
-
-
-def steady_cursor(pilot) -> None:
-    """A blinking text cursor is caught on or off at random: keep it on."""
-    for field in pilot.app.screen.query(Input):
-        field.cursor_blink = False
-
-
-def quiet(app: SamanthaApp) -> SamanthaApp:
-    """No animations: a tab underline caught mid-slide would make snapshots flaky."""
-    app.animation_level = "none"
-    return app
+def demo_app(demo_root: Path) -> SamanthaApp:
+    """The demo's app; what a snapshot must not depend on is fixed in conftest."""
+    return SamanthaApp(demo_root, lambda: TODAY)
 
 
 @pytest.mark.parametrize("key", list("1234567"))
@@ -66,10 +53,9 @@ def test_help(snap_compare, demo_app: SamanthaApp) -> None:
     assert snap_compare(demo_app, press=["question_mark"], terminal_size=SIZE, run_before=settle)
 
 
-def test_empty_tree(snap_compare, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_empty_tree(snap_compare, tmp_path: Path) -> None:
     root = make_tree(tmp_path / "empty", {})
-    monkeypatch.setenv("HOME", str(tmp_path))
-    app = quiet(SamanthaApp(root, lambda: TODAY))
+    app = SamanthaApp(root, lambda: TODAY)
     assert snap_compare(app, terminal_size=SIZE, run_before=settle)
 
 
@@ -78,7 +64,6 @@ def test_search_with_highlights(snap_compare, demo_app: SamanthaApp) -> None:
         await settle(pilot)
         await pilot.press("slash", *"gateway")
         await settle(pilot)
-        steady_cursor(pilot)
         await pilot.pause()
         assert pilot.app.table.rows
 
@@ -95,7 +80,6 @@ def test_form_with_an_error(snap_compare, demo_app: SamanthaApp) -> None:
         date.value = "2026-02-30"
         await pilot.pause()
         await pilot.press("ctrl+s")  # refused: the form stays, naming the field
-        steady_cursor(pilot)
         await pilot.pause()
         await pilot.wait_for_scheduled_animations()
 

@@ -14,7 +14,7 @@ from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.trash import TrashScreen
 
 from .conftest import ST, TASKS, TODAY
-from .test_snapshots import quiet, settle, steady_cursor
+from .test_snapshots import settle
 
 SIZES = [(120, 36), (80, 24)]
 
@@ -28,12 +28,10 @@ def quote_a_date(root: Path) -> str:
 
 
 @pytest.fixture
-def app_at_home(demo_root: Path, monkeypatch: pytest.MonkeyPatch):
-    # The status line shows the root: under a fixed HOME it reads ~/demo on every machine.
-    monkeypatch.setenv("HOME", str(demo_root.parent))
+def app_at_home(demo_root: Path):
 
     def make() -> SamanthaApp:
-        return quiet(SamanthaApp(demo_root, lambda: TODAY))
+        return SamanthaApp(demo_root, lambda: TODAY)
 
     return make
 
@@ -83,7 +81,6 @@ def test_form_with_the_title_field(snap_compare, app_at_home, size: tuple[int, i
         await settle(pilot)
         await pilot.press("e")
         await settle(pilot)
-        steady_cursor(pilot)
         await pilot.pause()
         await pilot.wait_for_scheduled_animations()
 

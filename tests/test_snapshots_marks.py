@@ -9,7 +9,7 @@ from textual.widgets import Input, Select
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.bulk_form import BulkForm
 
-from .test_snapshots import demo_app, settle, steady_cursor  # noqa: F401 (fixture)
+from .test_snapshots import demo_app, settle  # noqa: F401 (fixture)
 
 SIZES = [(120, 36), (80, 24)]
 
@@ -36,7 +36,6 @@ def test_bulk_form_with_a_preview(snap_compare, demo_app: SamanthaApp, size) -> 
         form.query_one("#bulk-importance", Select).value = "high"
         form.query_one("#bulk-topics-add", Input).value = "release"
         await pilot.pause()
-        steady_cursor(pilot)
         await pilot.pause()
         await pilot.wait_for_scheduled_animations()
 

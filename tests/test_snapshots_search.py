@@ -19,7 +19,6 @@ def searched(*keys: str):
         await base.settle(pilot)
         await pilot.press(*keys)
         await base.settle(pilot)
-        base.steady_cursor(pilot)
         await pilot.pause()
 
     return run

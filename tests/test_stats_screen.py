@@ -156,7 +156,6 @@ async def test_scrolls_at_80x24_and_shows_user_text_literally(
 
 def test_snapshot(snap_compare, demo_root: Path) -> None:
     app = SamanthaApp(demo_root, lambda: TODAY)
-    app.animation_level = "none"
 
     async def open_it(pilot) -> None:
         await open_stats(pilot)

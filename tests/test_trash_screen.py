@@ -164,7 +164,6 @@ def test_snapshot(snap_compare, demo_root: Path) -> None:
     )
     trash.put(demo_root, f"{TASKS}/billing-export", dt.datetime(2026, 6, 15, 8, 5))
     app = SamanthaApp(demo_root, lambda: TODAY)
-    app.animation_level = "none"
 
     async def open_it(pilot) -> None:
         await settle(pilot)

@@ -40,7 +40,7 @@ from samantha_tui.ui.screens.conflict import ConflictScreen
 from samantha_tui.ui.screens.memory_form import MemoryForm
 
 from .conftest import LT, ST, TODAY, make_tree
-from .pilot import reindexed
+from .pilot import reindexed, until
 from .store_spy import Change, on_change
 
 END = "<!-- end of memory -->"
@@ -459,20 +459,6 @@ def wait_for(condition: Callable[[], bool]) -> bool:
             return False
         time.sleep(0.1)
     return True
-
-
-async def until(pilot, condition: Callable[[], object], seconds: float = SETTLE) -> bool:
-    """wait_for inside the app: the condition may be a coroutine function."""
-    deadline = time.monotonic() + seconds
-    while True:
-        result = condition()
-        if inspect.isawaitable(result):
-            result = await result
-        if result:
-            return True
-        if time.monotonic() > deadline:
-            return False
-        await pilot.pause(0.1)
 
 
 def index_clean(root: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, int, str]:
