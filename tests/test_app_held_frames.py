@@ -13,7 +13,8 @@ from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.widgets import preview
 
 from .conftest import ST, TODAY, make_tree
-from .test_app_held_keys import SIZE, loaded, settled
+from .pilot import settle
+from .test_app_held_keys import SIZE
 
 
 def painted(widget: Static) -> str:
@@ -41,7 +42,7 @@ async def test_fields_of_as_many_lines_repaint_without_a_layout_and_more_lines_g
     monkeypatch.setattr(preview, "BODY_PAUSE", 0.05)
     app = SamanthaApp(notes_with_fields(tmp_path / "t"), lambda: TODAY)
     async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
+        await settle(pilot)
         fields = app.query_one("#preview-fields", Static)
         head = app.query_one("#preview-head", Static)
         assert app.selected_memory().title == "A"
@@ -51,14 +52,14 @@ async def test_fields_of_as_many_lines_repaint_without_a_layout_and_more_lines_g
         b = app.memory_for(app.table.rows[1].key)
         app.preview.show_memory(b, held=True)
         assert not fields._layout_required and not head._layout_required
-        await settled(pilot)
+        await settle(pilot)
         assert "2026-05-02" in painted(fields)  # the new fields, not the old ones
         assert fields.size.height == three
 
         c = app.memory_for(app.table.rows[2].key)
         app.preview.show_memory(c, held=True)
         assert fields._layout_required
-        await settled(pilot)
+        await settle(pilot)
         assert fields.size.height == three + 2
 
 
@@ -68,11 +69,11 @@ async def test_held_fields_keep_the_taller_box_until_the_keys_pause_then_fit_exa
     monkeypatch.setattr(preview, "BODY_PAUSE", 0.5)
     app = SamanthaApp(notes_with_fields(tmp_path / "t"), lambda: TODAY)
     async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
+        await settle(pilot)
         fields = app.query_one("#preview-fields", Static)
         a, b, c = (app.memory_for(row.key) for row in app.table.rows)
         app.preview.show_memory(c)
-        await settled(pilot)
+        await settle(pilot)
         assert fields.size.height == 5
 
         app.preview.show_memory(b, held=True)
@@ -81,13 +82,13 @@ async def test_held_fields_keep_the_taller_box_until_the_keys_pause_then_fit_exa
         assert fields.size.height == 5
         assert "2026-05-02" in painted(fields)
 
-        await settled(pilot)  # the keys paused: the body is drawn and the box fits the fields
+        await settle(pilot)  # the keys paused: the body is drawn and the box fits the fields
         assert fields.size.height == 3
         await pilot.pause()
         assert fields.size.height == 3
 
         app.preview.show_memory(c, held=True)
-        await settled(pilot)
+        await settle(pilot)
         app.preview.show_memory(a)  # not held: exactly its height at once
         assert fields._layout_required
         await pilot.pause()

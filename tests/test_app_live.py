@@ -120,3 +120,20 @@ async def test_an_index_edited_by_another_program_shows_as_drift(watched: Path) 
         index_json = watched / ST / "index.json"
         index_json.write_text('{"last_updated": "2026-06-15", "total_memories": 0}\n')
         assert await until(pilot, lambda: "drift" in str(app.status_line.render()))
+
+
+async def test_records_the_session_took_in_elsewhere_reach_the_list_with_the_next_burst(
+    watched: Path,
+) -> None:
+    """A refused change re-reads its files inside the session without a Changed of its own
+    (keep mine, then a lock held): the list must not stay behind the records. The next burst of
+    outside changes, even one that changes nothing new, draws it again."""
+    app = SamanthaApp(watched, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        assert await until(pilot, lambda: keys_shown(app) == [A])
+        await pilot.pause(0.3)  # the watcher is running once the first scan is shown
+        (watched / NEW).write_text(memory("Written by the assistant"))
+        app.curator.absorb([NEW])  # taken in on another path than the watcher's message
+        assert app.list_is_behind()
+        assert await until(pilot, lambda: NEW in keys_shown(app), WAIT)
+        assert not app.list_is_behind()

@@ -291,6 +291,12 @@ class SamanthaApp(
             if path in set(changed):
                 self.call_later(self._show_preview, before)
 
+    def list_is_behind(self) -> bool:
+        """Whether the session's records changed since the list was last drawn from them (safe
+        to ask from the change thread: it compares two references)."""
+        tree = self.memory_tree
+        return self.checking is None and tree is not None and tree is not self.curator.tree
+
     def _label_tabs(self, width: int | None = None) -> None:
         if self.memory_tree is None:
             return

@@ -101,7 +101,8 @@ class Editing(Host):
         if not self.store.root.is_dir():
             return
         outcome = self.curator.absorb(op.path for op in plan.operations)
-        if outcome.changed:
+        if outcome.changed or self.list_is_behind():
+            # Behind: the curator took the files in before it refused (keep mine, then a lock).
             self.post_message(Changed(outcome, notice=False))
 
     def _current(self, path: str) -> Memory:

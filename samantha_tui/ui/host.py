@@ -79,6 +79,10 @@ class Host(App[None]):
         """Read the tree again (a recovery does, once it is done)."""
 
     @abstractmethod
+    def list_is_behind(self) -> bool:
+        """The session's records changed since the list was drawn from them."""
+
+    @abstractmethod
     def spec(self, tab_id: str | None = None) -> TabSpec: ...
 
     @abstractmethod

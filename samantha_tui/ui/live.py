@@ -75,6 +75,10 @@ class LiveFiles(Host):
         outcome = self.curator.absorb(batch.paths) if batch.paths else None
         if outcome is not None and (outcome.changed or batch.pending or batch.sessions):
             self.post_message(Changed(outcome, notice=False))
+        elif outcome is not None and self.list_is_behind():
+            # Nothing new in this burst, but the session took files in on another path (a
+            # refused change re-reads its files) without the list being drawn again.
+            self.post_message(Changed(outcome, notice=False))
         elif batch.pending or batch.sessions:
             self.check_indexes()
         elif batch.indexes and (kinds := self.curator.index_files_changed()):
