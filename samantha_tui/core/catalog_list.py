@@ -22,7 +22,7 @@ LIST_SCHEMA = (
     "title BLOB NOT NULL, day INTEGER, updated INTEGER, importance TEXT, written BLOB,"
     " refs INTEGER NOT NULL, critical INTEGER NOT NULL, status BLOB, problems BLOB NOT NULL"
 )
-"""The list columns of the records table, after the record's own (dates as ordinals)."""
+"""The columns of the `listed` table after its path and kind (dates as day ordinals)."""
 LIST_COLUMNS = "title, day, updated, importance, written, refs, critical, status, problems"
 LIST_WIDTH = 9
 ListValues = tuple[
