@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import bulk_edits
-from samantha_tui.core import plan as plans
+from samantha_tui.core import bulk_edits, door
 from samantha_tui.core.atomic import StoreError
 from samantha_tui.core.bulk_edits import BulkChange
 from samantha_tui.core.curator import Curator
@@ -104,7 +103,7 @@ def test_a_file_changed_since_the_plan_is_skipped_and_the_rest_lands(curator: Cu
     (root / A).write_bytes(theirs)
     outcome = curator.apply(bulk.plan)
     assert (root / A).read_bytes() == theirs, "another program's version is never written over"
-    assert [(s.path, s.reason) for s in outcome.skipped] == [(A, plans.CHANGED)]
+    assert [(s.path, s.reason) for s in outcome.skipped] == [(A, door.CHANGED)]
     assert "skipped 1 changed since the plan was made" in outcome.message
     # Lowering from no importance is refused for Gamma: Alpha was the only one, so nothing ran.
     assert b"importance" not in (root / C).read_bytes()

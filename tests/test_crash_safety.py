@@ -28,8 +28,7 @@ from typing import Any
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import impact, journal, lifecycle, trash, tree_lock
-from samantha_tui.core import plan as plans
+from samantha_tui.core import door, impact, journal, lifecycle, plans, trash, tree_lock
 from samantha_tui.core.atomic import digest_bytes
 from samantha_tui.core.recovery import FINISH, ROLLBACK, recover
 from samantha_tui.core.store import Store
@@ -394,7 +393,7 @@ def edit_memory(store: Store) -> Callable[[], object]:
 def complete_task(store: Store) -> Callable[[], object]:
     plan = lifecycle.complete(store.tree, TODAY, ["billing"]).plan()
     assert [op.action for op in plan.operations] == ["edit", "move"]
-    return lambda: plans.apply(store, plan)
+    return lambda: door.apply(store, plan)
 
 
 def review_batch(store: Store) -> Callable[[], object]:
@@ -404,7 +403,7 @@ def review_batch(store: Store) -> Callable[[], object]:
     plan = impact.combine(proposals, picked)
     actions = Counter(op.action for op in plan.operations)
     assert actions == {"edit": 2, "trash": 2, "copy": 1, "move": 1, "project-fields": 1}
-    return lambda: plans.apply(store, plan)
+    return lambda: door.apply(store, plan)
 
 
 def trash_escalate(store: Store) -> None:
@@ -415,7 +414,7 @@ def restore_memory(store: Store) -> Callable[[], object]:
     """As the trash screen restores: a one-operation plan."""
     entry = store.trash_entries()[0]
     operation = plans.Operation("restore", entry.path, "restored by you", target=entry.id)
-    return lambda: plans.apply(store, plans.Plan("restore", (operation,)))
+    return lambda: door.apply(store, plans.Plan("restore", (operation,)))
 
 
 @pytest.mark.parametrize(

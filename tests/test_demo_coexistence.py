@@ -21,7 +21,7 @@ import pytest
 from samantha_tui.cli import main
 from samantha_tui.core import lifecycle, subconscious
 from samantha_tui.core.bootstrap import Signals, Tier, plan
-from samantha_tui.core.plan import apply
+from samantha_tui.core.door import apply
 from samantha_tui.core.store import Store
 from samantha_tui.core.triggers import read_triggers
 from samantha_tui.ui.app import SamanthaApp

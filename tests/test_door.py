@@ -15,10 +15,8 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import edits, journal, lifecycle
-from samantha_tui.core import plan as plans
+from samantha_tui.core import door, edits, index_writes, journal, lifecycle, plans
 from samantha_tui.core.curator import Curator
-from samantha_tui.core.indexes import plan as index_plan
 from samantha_tui.core.model import Tree
 from samantha_tui.core.recovery import FINISH, ROLLBACK, recover
 from samantha_tui.core.store import Store
@@ -39,7 +37,7 @@ def kill_after_first_index_file(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Make the next index write land its first file, then die: every memory file is written
     by then, and the indexes are half done. Returns the index files written before the kill."""
     written: list[str] = []
-    real = index_plan.write_updates
+    real = index_writes.write_updates
 
     def dies(store: Store, updates: object) -> None:
         first = list(updates)[:1]  # type: ignore[call-overload]
@@ -47,13 +45,13 @@ def kill_after_first_index_file(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         written.extend(update.path for update in first)
         raise Killed
 
-    monkeypatch.setattr(index_plan, "write_updates", dies)
+    monkeypatch.setattr(index_writes, "write_updates", dies)
     return written
 
 
 def the_cli(root: Path, make: Callable[[Store], plans.Plan]) -> None:
     store = store_of(root)
-    plans.apply(store, make(store))
+    door.apply(store, make(store))
 
 
 def the_app(root: Path, make: Callable[[Store], plans.Plan]) -> None:
@@ -123,13 +121,13 @@ def test_the_apps_index_writes_are_journaled_while_they_are_made(
     curator = Curator(store_of(root))
     curator.load()
     seen: list[journal.Journal | None] = []
-    real = index_plan.write_updates
+    real = index_writes.write_updates
 
     def looks(store: Store, updates: object) -> None:
         seen.append(journal.pending(root))
         real(store, updates)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(index_plan, "write_updates", looks)
+    monkeypatch.setattr(index_writes, "write_updates", looks)
     outcome = curator.apply(mark_critical(curator.store))
     assert f"{ST}/index.json" in outcome.indexes
     assert seen and seen[0] is not None

@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from samantha_tui.core import plan as plans
+from samantha_tui.core import door
 from samantha_tui.core.atomic import StoreError, digest_bytes
 from samantha_tui.core.curator import Curator
-from samantha_tui.core.plan import Operation, Plan
+from samantha_tui.core.plans import Operation, Plan
 from samantha_tui.core.store import Store
 
 from .conftest import LT, ST, TASKS, TODAY, make_tree
@@ -260,7 +260,7 @@ def test_a_plan_meeting_a_fault_part_way_is_rolled_back_whole(
 
     on_change(store, count)
     with pytest.raises(StoreError) as refused:
-        plans.apply(store, PLAN)
+        door.apply(store, PLAN)
 
     assert faults.fired or fault.name == READ_ONLY_FILE
     named = B if position == 2 else C
@@ -272,7 +272,7 @@ def test_a_plan_meeting_a_fault_part_way_is_rolled_back_whole(
     assert store.trash_entries() == []
     assert_records_match_disk(store)
 
-    plans.apply(store, PLAN)
+    door.apply(store, PLAN)
     assert store.get(A).critical and store.get(B).importance == "high" and store.get(C) is None
     assert temporary_files(store.root) == []
     assert_records_match_disk(store)
@@ -298,7 +298,7 @@ def test_a_fault_that_stays_loses_nothing_and_the_batch_can_be_rolled_back_after
     on_change(store, arm_after_the_first)
 
     with pytest.raises(StoreError) as refused:
-        plans.apply(store, PLAN)
+        door.apply(store, PLAN)
 
     assert faults.fired
     assert "\n" not in str(refused.value) and "Errno" not in str(refused.value)

@@ -12,7 +12,7 @@ import pytest
 from samantha_tui.cli import main
 from samantha_tui.core import edits
 from samantha_tui.core.curator import Curator
-from samantha_tui.core.indexes import regenerate
+from samantha_tui.core.index_writes import regenerate
 from samantha_tui.core.json_spans import elements_at, object_at
 from samantha_tui.core.store import Store
 

@@ -17,8 +17,7 @@ from typing import Any
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import journal
-from samantha_tui.core import plan as plans
+from samantha_tui.core import door, journal, plans
 from samantha_tui.core.atomic import StoreError, digest_bytes
 from samantha_tui.core.recovery import FINISH, ROLLBACK, Preview, preview, recover
 from samantha_tui.ui.app import SamanthaApp
@@ -196,7 +195,7 @@ def test_a_crafted_journal_is_refused_whole_by_every_way_in(
     assert main(["check", str(tree)]) == 1
     assert named in capsys.readouterr().out
     with pytest.raises(StoreError, match="is refused"):
-        plans.apply(store_of(tree), plans.Plan("mark", (plans.decode(EDIT_KEEP),)))
+        door.apply(store_of(tree), plans.Plan("mark", (plans.decode(EDIT_KEEP),)))
     assert world(tree) == untouched
     assert (tree / ".git" / "config").read_bytes() == GIT_CONFIG
 
@@ -232,7 +231,7 @@ def test_a_linked_journal_folder_is_never_followed(
     assert main(["check", str(tree)]) == 1
     assert "is a symbolic link" in capsys.readouterr().out
     with pytest.raises(StoreError, match="is a symbolic link"):
-        plans.apply(store_of(tree), batch(store_of(tree)))
+        door.apply(store_of(tree), batch(store_of(tree)))
     assert world(tree) == untouched
 
     # A link left without a plan is no leftover: nothing removes through it.
@@ -249,7 +248,7 @@ def test_a_journal_folder_that_is_a_file_or_holds_links_is_refused(tree: Path) -
     with pytest.raises(StoreError, match="is not a folder"):
         journal.pending(tree)
     with pytest.raises(StoreError, match="is not a folder"):
-        plans.apply(store_of(tree), batch(store_of(tree)))
+        door.apply(store_of(tree), batch(store_of(tree)))
     assert (tree / JOURNAL).read_text() == "not a folder\n"
 
     (tree / JOURNAL).unlink()
@@ -352,13 +351,13 @@ def test_a_long_list_is_capped_and_markup_stays_text() -> None:
 def fail_index_writes(monkeypatch: pytest.MonkeyPatch, root: Path, scope: tuple[str, ...]):
     """Disk full for `scope` from the moment the index step begins (every step has run)."""
     faults = Faults(monkeypatch, root)
-    real = plans._reindex
+    real = door._reindex
 
     def reindex(*args: Any, **kwargs: Any) -> list[str]:
         faults.arm(FAULTS["disk full on write"], scope=scope)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(plans, "_reindex", reindex)
+    monkeypatch.setattr(door, "_reindex", reindex)
     return faults
 
 
@@ -372,11 +371,11 @@ def test_a_full_disk_at_the_index_step_keeps_the_journal_to_finish(
 ) -> None:
     done = tmp_path / "done"
     shutil.copytree(root, done)
-    plans.apply(store_of(done), batch(store_of(done)))
+    door.apply(store_of(done), batch(store_of(done)))
     scope = (ST, ".ai/long-term-memory/.ai", TASKS) if where == "index files" else (JOURNAL,)
     faults = fail_index_writes(monkeypatch, root, scope)
     with pytest.raises(StoreError) as refused:
-        plans.apply(store_of(root), batch(store_of(root)))
+        door.apply(store_of(root), batch(store_of(root)))
     said = str(refused.value)
     assert "every step was applied, but the index files were not written" in said
     assert "samantha-tui recover" in said and "free some space" in said

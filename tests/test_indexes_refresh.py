@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core.indexes import plan_updates, refresh, regenerate
+from samantha_tui.core.index_writes import refresh, regenerate
+from samantha_tui.core.indexes import plan_updates
 from samantha_tui.core.store import Store
 
 from .conftest import LT, ST, TASKS, TODAY

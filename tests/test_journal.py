@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import impact, journal, lifecycle, trash
-from samantha_tui.core import plan as plans
+from samantha_tui.core import door, impact, journal, lifecycle, plans, trash
 from samantha_tui.core.atomic import StoreError, digest_bytes
 from samantha_tui.core.indexes import plan_updates
 from samantha_tui.core.recovery import FINISH, ROLLBACK, recover
@@ -101,7 +100,7 @@ def everything(root: Path) -> dict[str, bytes | None]:
 
 def crash_after(monkeypatch: pytest.MonkeyPatch, store: Store, plan: plans.Plan, done: int) -> None:
     """Apply plan as a crash leaves it: the process dies as operation `done` (0-based) starts."""
-    real = plans.run_operation
+    real = door.run_operation
     calls = 0
 
     def run(store: Store, op: plans.Operation) -> plans.Operation:
@@ -112,9 +111,9 @@ def crash_after(monkeypatch: pytest.MonkeyPatch, store: Store, plan: plans.Plan,
         return real(store, op)
 
     with monkeypatch.context() as patch:
-        patch.setattr(plans, "run_operation", run)
+        patch.setattr(door, "run_operation", run)
         with pytest.raises(Crash):
-            plans.apply(store, plan)
+            door.apply(store, plan)
 
 
 @pytest.fixture
@@ -123,7 +122,7 @@ def states(root: Path, tmp_path: Path) -> Iterator[tuple[dict[str, bytes], dict[
     done = tmp_path / "done"
     shutil.copytree(root, done)
     store = store_of(done)
-    plans.apply(store, batch(store))
+    door.apply(store, batch(store))
     yield snapshot(root), snapshot(done)
 
 
@@ -134,7 +133,7 @@ def test_a_batch_leaves_no_journal_and_a_single_write_keeps_none(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = store_of(root)
-    applied = plans.apply(store, batch(store))
+    applied = door.apply(store, batch(store))
     assert not (root / journal.JOURNAL_DIR).exists()
     assert {f"{ST}/index.json", f"{LT}/index.json", f"{LT}/index.md"} <= set(applied.indexes)
 
@@ -143,7 +142,7 @@ def test_a_batch_leaves_no_journal_and_a_single_write_keeps_none(
 
     monkeypatch.setattr(journal, "begin", no_journal)
     op = plans.Operation("edit", KEEP, values={"critical": True}, touch_updated=False)
-    plans.apply(store, plans.Plan("mark", (op,)), reindex=False)
+    door.apply(store, plans.Plan("mark", (op,)), reindex=False)
     assert b"critical: true" in (root / KEEP).read_bytes()
 
 
@@ -156,9 +155,9 @@ def crash_in_regeneration(monkeypatch: pytest.MonkeyPatch, store: Store, plan: p
         raise Crash
 
     with monkeypatch.context() as patch:
-        patch.setattr(plans, "regenerate", regenerate)
+        patch.setattr(door, "regenerate", regenerate)
         with pytest.raises(Crash):
-            plans.apply(store, plan)
+            door.apply(store, plan)
 
 
 def test_an_interrupted_batch_finishes_or_rolls_back_whole(
@@ -350,7 +349,7 @@ def test_a_pending_journal_refuses_changes_is_a_problem_and_reading_writes_nothi
     store_of(root)
     op = plans.Operation("edit", KEEP, values={"critical": True})
     with pytest.raises(StoreError, match="earlier change was interrupted") as refused:
-        plans.apply(store_of(root), plans.Plan("mark", (op,)), reindex=False)
+        door.apply(store_of(root), plans.Plan("mark", (op,)), reindex=False)
     assert "samantha-tui recover" in str(refused.value)
 
     assert main(["check", str(root)]) == 1
@@ -375,7 +374,7 @@ def test_a_damaged_journal_is_reported_and_blocks_changes(
         journal.pending(root)
     op = plans.Operation("edit", KEEP, values={"critical": True})
     with pytest.raises(StoreError, match="remove that folder by hand"):
-        plans.apply(store_of(root), plans.Plan("mark", (op,)))
+        door.apply(store_of(root), plans.Plan("mark", (op,)))
     assert main(["check", str(root)]) == 1
     assert "cannot be read" in capsys.readouterr().out
 

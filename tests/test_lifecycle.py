@@ -10,7 +10,8 @@ import pytest
 
 from samantha_tui.core import lifecycle
 from samantha_tui.core.atomic import StoreError
-from samantha_tui.core.plan import Operation, Plan, apply
+from samantha_tui.core.door import apply
+from samantha_tui.core.plans import Operation, Plan
 
 from .conftest import LT, ST, TASKS, TODAY
 

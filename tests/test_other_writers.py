@@ -19,10 +19,9 @@ import pytest
 from textual.widgets import Input, Select
 
 from samantha_tui.cli import main
-from samantha_tui.core import edits, trash
-from samantha_tui.core import plan as plans
+from samantha_tui.core import door, edits, trash
 from samantha_tui.core.atomic import ConflictError, StoreError, digest_bytes
-from samantha_tui.core.plan import Operation, Plan
+from samantha_tui.core.plans import Operation, Plan
 from samantha_tui.core.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.confirm import ConfirmScreen
@@ -165,7 +164,7 @@ def test_no_batch_brings_a_vanished_tree_folder_back(store: Store) -> None:
     store.root.rename(moved)
     batch = Plan("tidy", (Operation("trash", A), Operation("trash", B)))
     with pytest.raises(StoreError, match=r"is no longer there \(renamed or removed\?\)"):
-        plans.apply(store, batch)
+        door.apply(store, batch)
     assert not store.root.exists()
 
 

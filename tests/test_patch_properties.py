@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from samantha_tui.core import edits, known_files
 from samantha_tui.core.atomic import StoreError
 from samantha_tui.core.curator import Curator
-from samantha_tui.core.indexes import entries, markdown, memories, merge, plan, regenerate, scope
+from samantha_tui.core.index_writes import regenerate
+from samantha_tui.core.indexes import entries, markdown, memories, merge, plan, scope
 from samantha_tui.core.indexes.patch import patch_list
 from samantha_tui.core.indexes.tracked import Tracked
 from samantha_tui.core.model import Kind, Memory

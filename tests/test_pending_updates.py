@@ -17,7 +17,7 @@ from textual.widgets import Static
 from samantha_tui.cli import main
 from samantha_tui.core import impact, json_spans, lifecycle
 from samantha_tui.core.atomic import StoreError
-from samantha_tui.core.plan import apply
+from samantha_tui.core.door import apply
 from samantha_tui.core.project_index import set_project_fields
 from samantha_tui.core.store import Store
 from samantha_tui.ui.app import SamanthaApp

@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import bulk_edits, edits, fixes, impact, journal, lifecycle
-from samantha_tui.core import plan as plans
+from samantha_tui.core import bulk_edits, door, edits, fixes, impact, journal, lifecycle, plans
 from samantha_tui.core.curator import Curator
-from samantha_tui.core.plan import Operation, Plan
+from samantha_tui.core.plans import Operation, Plan
 from samantha_tui.core.recovery import FINISH, ROLLBACK, recover
 from samantha_tui.core.store import Store
 
@@ -151,18 +150,18 @@ def test_edits_fixes_and_bulk_edits_name_their_plans(store: Store) -> None:
 def test_undo_and_redo_name_theirs(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     old = store.get(OLD)
     assert old is not None
-    applied = plans.apply(store, edits.delete([old]))
+    applied = door.apply(store, edits.delete([old]))
     assert applied.plan.rule == edits.TRASH
     assert applied.inverse.rule == plans.UNDO
     curator = Curator(store)
     ran: list[str] = []
-    real = plans.apply
+    real = door.apply
 
-    def recorded(store: Store, plan: Plan, reindex: bool = True, **door) -> plans.Applied:
+    def recorded(store: Store, plan: Plan, reindex: bool = True, **options) -> door.Applied:
         ran.append(plan.rule)
-        return real(store, plan, reindex, **door)
+        return real(store, plan, reindex, **options)
 
-    monkeypatch.setattr(plans, "apply", recorded)
+    monkeypatch.setattr(door, "apply", recorded)
     curator.apply(edits.toggle_critical(store.get(OFTEN)))
     curator.undo()
     curator.redo()
@@ -178,7 +177,7 @@ def test_a_batch_is_journaled_as_before_without_its_rules(
 ) -> None:
     proposals = lifecycle.review(store.tree, TODAY)
     batch = impact.combine(proposals, every_candidate(proposals))
-    real = plans.run_operation
+    real = door.run_operation
     ran: list[Operation] = []
 
     def stop_at_the_third(store: Store, op: Operation) -> Operation:
@@ -188,9 +187,9 @@ def test_a_batch_is_journaled_as_before_without_its_rules(
         return real(store, op)
 
     with monkeypatch.context() as patch:
-        patch.setattr(plans, "run_operation", stop_at_the_third)
+        patch.setattr(door, "run_operation", stop_at_the_third)
         with pytest.raises(Crash):
-            plans.apply(store, batch)
+            door.apply(store, batch)
     written = json.loads((store.root / journal.JOURNAL_DIR / journal.PLAN_FILE).read_text())
     assert sorted(written) == ["format", "name", "operations", "started"]
     assert written["name"] == batch.name

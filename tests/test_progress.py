@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import edits, progress
-from samantha_tui.core import plan as plans
+from samantha_tui.core import door, edits, plans, progress
 from samantha_tui.core.atomic import StoreError
 from samantha_tui.core.curator import Curator
 from samantha_tui.core.indexes.plan import CHECKING, UPDATING, WRITING
@@ -114,7 +113,7 @@ def test_a_failed_batch_reports_the_undoing_of_its_steps(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = store_of(many(tmp_path, 6))
-    real, calls = plans.run_operation, [0]
+    real, calls = door.run_operation, [0]
 
     def fails_fifth(store: Store, op: plans.Operation) -> plans.Operation:
         calls[0] += 1
@@ -122,14 +121,14 @@ def test_a_failed_batch_reports_the_undoing_of_its_steps(
             raise OSError(28, "No space left on device", op.path)
         return real(store, op)
 
-    monkeypatch.setattr(plans, "run_operation", fails_fifth)
+    monkeypatch.setattr(door, "run_operation", fails_fifth)
     reports: list[Report] = []
     with (
         progress.reporting(lambda *r: reports.append(r)),
         pytest.raises(StoreError, match="nothing was changed"),
     ):
-        plans.apply(store, edits.delete(store.tree.memories))
-    assert_counts_up_to_total(heard(reports, plans.UNDOING), 4)
+        door.apply(store, edits.delete(store.tree.memories))
+    assert_counts_up_to_total(heard(reports, door.UNDOING), 4)
 
 
 class Crash(BaseException):
@@ -140,7 +139,7 @@ def interrupted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int, at:
     """A tree whose delete of `count` memories died as step `at` began."""
     root = many(tmp_path, count)
     store = store_of(root)
-    real, calls = plans.run_operation, [0]
+    real, calls = door.run_operation, [0]
 
     def dies(store: Store, op: plans.Operation) -> plans.Operation:
         calls[0] += 1
@@ -149,9 +148,9 @@ def interrupted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int, at:
         return real(store, op)
 
     with monkeypatch.context() as patch:
-        patch.setattr(plans, "run_operation", dies)
+        patch.setattr(door, "run_operation", dies)
         with pytest.raises(Crash):
-            plans.apply(store, edits.delete(store.tree.memories))
+            door.apply(store, edits.delete(store.tree.memories))
     return root
 
 

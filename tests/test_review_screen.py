@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.widgets import Static, Tabs
 
 from samantha_tui.core import impact, lifecycle, trash
-from samantha_tui.core.plan import Operation
+from samantha_tui.core.plans import Operation
 from samantha_tui.core.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.confirm import ConfirmScreen

@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import impact, journal, lifecycle, trash
-from samantha_tui.core import plan as plans
+from samantha_tui.core import door, impact, journal, lifecycle, plans, trash
 from samantha_tui.core.atomic import digest_bytes
 from samantha_tui.core.recovery import FINISH, ROLLBACK, recover
 from samantha_tui.core.store import Store
@@ -76,12 +75,12 @@ def test_changed_replaced_and_deleted_files_are_skipped_and_the_rest_is_trashed(
     os.unlink(root / deleted)
     now = {p: (root / p).read_bytes() for p in (edited, replaced)}
 
-    applied = plans.apply(store, plan)
+    applied = door.apply(store, plan)
 
     assert {(s.path, s.reason) for s in applied.skipped} == {
-        (edited, plans.CHANGED),
-        (replaced, plans.CHANGED),
-        (deleted, plans.GONE),
+        (edited, door.CHANGED),
+        (replaced, door.CHANGED),
+        (deleted, door.GONE),
     }
     assert applied.ran == 1 and applied.touched == (kept,)
     assert {p: (root / p).read_bytes() for p in (edited, replaced)} == now
@@ -91,7 +90,7 @@ def test_changed_replaced_and_deleted_files_are_skipped_and_the_rest_is_trashed(
 
     # Undo holds only the step that ran: the changed files stay as the other program left them.
     assert [op.action for op in applied.inverse.operations] == ["restore"]
-    plans.apply(store, applied.inverse)
+    door.apply(store, applied.inverse)
     assert (root / kept).read_bytes() == seen[kept]
     assert {p: (root / p).read_bytes() for p in (edited, replaced)} == now
     assert trash.entries(root) == []
@@ -134,9 +133,9 @@ def test_a_file_written_between_the_check_and_the_move_comes_back(four, monkeypa
         real_move(source, target)
 
     monkeypatch.setattr(trash, "move_into_new_folder", other_program_first)
-    applied = plans.apply(store, plan)
+    applied = door.apply(store, plan)
 
-    assert [(s.path, s.reason) for s in applied.skipped] == [(paths[2], plans.CHANGED)]
+    assert [(s.path, s.reason) for s in applied.skipped] == [(paths[2], door.CHANGED)]
     assert (root / paths[2]).read_bytes() == newer
     assert paths[2] not in trash_digests(root)
     assert len(trash.entries(root)) == 3
@@ -161,10 +160,10 @@ def test_a_skipped_step_takes_the_steps_that_depend_on_it_along(tmp_path: Path) 
         path.write_bytes(path.read_bytes() + b"\nWritten after the plan.\n")
     after = {rel: (root / rel).read_bytes() for rel in (promote, status)}
 
-    applied = plans.apply(store, plan)
+    applied = door.apply(store, plan)
 
     assert applied.ran == 0 and len(applied.skipped) == 4
-    assert {s.reason for s in applied.skipped} == {plans.CHANGED, plans.AFTER_SKIPPED}
+    assert {s.reason for s in applied.skipped} == {door.CHANGED, door.AFTER_SKIPPED}
     assert {rel: (root / rel).read_bytes() for rel in (promote, status)} == after
     assert list((root / ".ai/long-term-memory/.ai").glob("2*.md")) == []
     assert not (root / ".ai/work-experience/.ai/billing").exists()
@@ -178,7 +177,7 @@ def test_an_edit_then_a_copy_of_the_same_file_in_one_batch_is_not_a_change(tmp_p
     store.scan()
     proposals = [lifecycle.escalate(store.tree), lifecycle.promote(store.tree, TODAY)]
     plan = impact.combine(proposals, {"escalate": [rel], "promote": [rel]})
-    applied = plans.apply(store, plan)
+    applied = door.apply(store, plan)
     assert applied.skipped == ()
     copies = list((root / ".ai/long-term-memory/.ai").glob("2*.md"))
     assert len(copies) == 1 and b"critical: true" in copies[0].read_bytes()
@@ -202,17 +201,17 @@ def killed_prune(store: Store, paths: list[str], monkeypatch, at: int) -> None:
     """Prune with paths[0] changed after the plan, the process dying as step `at` begins."""
     plan = lifecycle.prune(store.tree).plan()
     replace_atomically(store.root / paths[0], marked_critical((store.root / paths[0]).read_bytes()))
-    real_step = plans.run_step
+    real_step = door.run_step
 
     def dying(store_, writer, index, op, undo):
         if index == at:
             raise Crash
         return real_step(store_, writer, index, op, undo)
 
-    monkeypatch.setattr(plans, "run_step", dying)
+    monkeypatch.setattr(door, "run_step", dying)
     with pytest.raises(Crash):
-        plans.apply(store, plan)
-    monkeypatch.setattr(plans, "run_step", real_step)
+        door.apply(store, plan)
+    monkeypatch.setattr(door, "run_step", real_step)
 
 
 @pytest.mark.parametrize("mode", [FINISH, ROLLBACK])
@@ -224,7 +223,7 @@ def test_a_killed_batch_with_a_skipped_step_finishes_and_rolls_back(four, monkey
     changed = (root / paths[0]).read_bytes()
     waiting = journal.pending(root)
     assert waiting is not None and sorted(waiting.done) == [0, 1] and sorted(waiting.steps) == [1]
-    assert journal.skipped_steps(root) == {0: plans.CHANGED}
+    assert journal.skipped_steps(root) == {0: door.CHANGED}
 
     done = recover(Store(root, lambda: TODAY), mode)
 
@@ -257,9 +256,9 @@ def test_finishing_leaves_a_task_whose_status_changed_where_it_is(tmp_path, monk
 
     monkeypatch.setattr(journal.Writer, "skipped", dying)
     with pytest.raises(Crash):
-        plans.apply(store, plan)
+        door.apply(store, plan)
     monkeypatch.setattr(journal.Writer, "skipped", real_skipped)
-    assert journal.skipped_steps(root) == {0: plans.CHANGED}
+    assert journal.skipped_steps(root) == {0: door.CHANGED}
     assert recover(Store(root, lambda: TODAY), FINISH).steps == 0
     assert (root / status).read_bytes() == after
     assert not (root / ".ai/work-experience/.ai/billing").exists()

@@ -38,7 +38,7 @@ LATER = (
     "samantha_tui.core.bulk_edits",
     "samantha_tui.core.fixes",
     "samantha_tui.core.fields",
-    "samantha_tui.core.plan",
+    "samantha_tui.core.door",
     "samantha_tui.core.indexes",
     "samantha_tui.core.recovery",
     "samantha_tui.core.search",

@@ -20,8 +20,7 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import journal, trash, tree_lock
-from samantha_tui.core import plan as plans
+from samantha_tui.core import door, journal, plans, trash, tree_lock
 from samantha_tui.core.atomic import StoreError
 from samantha_tui.core.model import Severity
 from samantha_tui.core.store import Store
@@ -57,13 +56,13 @@ with tree_lock.hold(root):
 BATCH = """
 import json, sys, time
 from pathlib import Path
-from samantha_tui.core import plan as plans, tree_lock
+from samantha_tui.core import door, plans, tree_lock
 from samantha_tui.core.store import Store
 root, paused, release, go = (Path(a) for a in sys.argv[1:5])
 pause_at, ops, name = int(sys.argv[5]), json.loads(sys.argv[6]), sys.argv[7]
 step_seconds = float(sys.argv[8])
 tree_lock.name_this_process(name)
-real, seen = plans.run_operation, []
+real, seen = door.run_operation, []
 def pausing(store, op):
     if len(seen) == pause_at:
         paused.write_text("paused")
@@ -72,7 +71,7 @@ def pausing(store, op):
     seen.append(op)
     time.sleep(step_seconds)
     return real(store, op)
-plans.run_operation = pausing
+door.run_operation = pausing
 store = Store(root)
 store.scan()
 if str(go) != "-":
@@ -81,7 +80,7 @@ if str(go) != "-":
 operations = tuple(
     plans.Operation(op["action"], op["path"], values=op.get("values", {})) for op in ops
 )
-plans.apply(store, plans.Plan(name, operations))
+door.apply(store, plans.Plan(name, operations))
 print("done")
 """
 
@@ -406,7 +405,7 @@ def test_re_entrant_within_a_thread_and_shared_by_two_stores(root: Path) -> None
     with tree_lock.hold(root, wait=0):
         with tree_lock.hold(Path(os.fspath(root) + "/"), wait=0):
             # Two stores of one tree, a batch and its store calls: one hold, no deadlock.
-            plans.apply(
+            door.apply(
                 first,
                 plans.Plan(
                     "two",

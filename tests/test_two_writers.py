@@ -30,7 +30,7 @@ from samantha_tui.core import edits, frontmatter, trash
 from samantha_tui.core.atomic import ConflictError, StoreError
 from samantha_tui.core.curator import Curator
 from samantha_tui.core.model import Kind
-from samantha_tui.core.plan import Plan
+from samantha_tui.core.plans import Plan
 from samantha_tui.core.store import Store
 from samantha_tui.core.watch import watch_tree
 from samantha_tui.ui.app import SamanthaApp

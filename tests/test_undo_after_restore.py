@@ -12,7 +12,7 @@ from samantha_tui.core import edits, trash
 from samantha_tui.core import store as store_module
 from samantha_tui.core.atomic import StoreError
 from samantha_tui.core.curator import Curator
-from samantha_tui.core.plan import Operation, Plan
+from samantha_tui.core.plans import Operation, Plan
 from samantha_tui.core.store import Store
 
 from .conftest import TODAY

@@ -10,8 +10,8 @@ import pytest
 
 from samantha_tui.cli import main
 from samantha_tui.core import edits, impact, lifecycle
+from samantha_tui.core.door import apply
 from samantha_tui.core.model import Kind, Severity
-from samantha_tui.core.plan import apply
 from samantha_tui.core.scan import scan, unlisted_markdown
 from samantha_tui.core.store import Store
 from samantha_tui.core.trash import peek

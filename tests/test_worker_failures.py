@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import edits, plan
+from samantha_tui.core import door, edits
 from samantha_tui.core.search import SearchIndex
 from samantha_tui.ui.app import SamanthaApp
 
@@ -63,7 +63,7 @@ async def test_a_change_that_raises_is_reported_and_the_next_change_still_runs(
 async def test_a_batch_that_raises_part_way_is_undone_whole_and_reported(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = plan.run_operation
+    real = door.run_operation
     seen = {"n": 0}
 
     def breaks_on_the_second(store, op):
@@ -77,7 +77,7 @@ async def test_a_batch_that_raises_part_way_is_undone_whole_and_reported(
     async with app.run_test(size=(120, 34)) as pilot:
         await settle(pilot)
         before = snapshot(root)
-        monkeypatch.setattr(plan, "run_operation", breaks_on_the_second)
+        monkeypatch.setattr(door, "run_operation", breaks_on_the_second)
         memories = [app.curator.get(ALPHA), app.curator.get(BETA)]
         app.change(lambda: edits.delete(memories))
         await settle(pilot)
@@ -87,7 +87,7 @@ async def test_a_batch_that_raises_part_way_is_undone_whole_and_reported(
         assert len(said) == 1 and "KeyError" in said[0], notices
         assert snapshot(root) == before
         assert not (root / ".ai/.journal").exists()
-        monkeypatch.setattr(plan, "run_operation", real)
+        monkeypatch.setattr(door, "run_operation", real)
         app.change(lambda: edits.delete([app.curator.get(ALPHA)]))
         await settle(pilot)
         assert not (root / ALPHA).exists() and (root / BETA).exists()

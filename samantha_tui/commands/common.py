@@ -11,7 +11,7 @@ from ..core.locate import find_root
 from ..core.visible import visible
 
 if TYPE_CHECKING:
-    from ..core.plan import Plan
+    from ..core.plans import Plan
     from ..core.store import Store
 
 EXIT_PROBLEMS = 1
@@ -56,7 +56,7 @@ def print_unpatched(store: Store, plan: Plan) -> None:
     """Say which index a change could not patch (it cannot be read) and so left as it is."""
     # Imported here: only the commands that write bring the indexes and the plans.
     from ..core.indexes import health
-    from ..core.plan import touched_by
+    from ..core.plans import touched_by
 
     paths = [path for op in plan.operations for path in touched_by(op)]
     for line in health.unpatched_after(store.root, paths):

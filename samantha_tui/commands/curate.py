@@ -6,8 +6,9 @@ import argparse
 from typing import Any
 
 from ..core import impact, lifecycle, subconscious
+from ..core.door import apply
 from ..core.model import Kind
-from ..core.plan import Plan, apply
+from ..core.plans import Plan
 from ..core.store import Store
 from ..core.subconscious import MERGE_COMMAND
 from .common import open_store, print_unpatched, tree_argument

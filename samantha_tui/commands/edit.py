@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core import frontmatter
+from ..core.door import apply
 from ..core.locate import find_root, root_for_file
-from ..core.plan import Operation, Plan, apply
+from ..core.plans import Operation, Plan
 from ..core.store import Store
 from .common import UserError, print_unpatched, tree_option
 

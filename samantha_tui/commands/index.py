@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 
 from ..core.curator import Curator
+from ..core.door import apply
 from ..core.indexes import drift, unindexed
-from ..core.plan import apply
 from .common import EXIT_PROBLEMS, open_store, tree_argument
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..core import edits, journal, trash, tree_lock
-from ..core import plan as plans
+from ..core import door, edits, journal, trash, tree_lock
 from ..core.store import Store
 from .common import EXIT_PROBLEMS, UserError, open_store, tree_option
 
@@ -42,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         journal.refuse_if_pending(store.root)
         if args.trash_command == "restore" and args.as_copy:
             plan = edits.restore_copy(store.root, trash.find(store.root, args.id))
-            plans.apply(store, plan)
+            door.apply(store, plan)
             print(f"restored {plan.operations[0].path} as a copy; the trash still holds {args.id}")
         elif args.trash_command == "restore":
             print(f"restored {store.restore(args.id)}")

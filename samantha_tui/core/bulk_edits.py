@@ -18,7 +18,7 @@ from .atomic import StoreError
 from .edits import name_of, why_fields_cannot_be_saved
 from .fields import SPECS, fields_for, raw_value
 from .model import Kind, Memory
-from .plan import Operation, Plan
+from .plans import Operation, Plan
 
 Reader = Callable[[str], bytes]
 """A memory file's bytes by path (the curator's read_bytes): lets a plan leave out, with the

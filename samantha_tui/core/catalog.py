@@ -36,7 +36,7 @@ from .catalog_codec import encode as _encode
 from .catalog_codec import restricted_loads
 from .catalog_list import LIST_COLUMNS, LIST_SCHEMA, LIST_WIDTH, list_values, listed_of
 from .json_read import kind_of
-from .model import Kind, Listed, Memory
+from .model import Delta, Kind, Listed, Memory
 from .xdg import xdg_home
 
 CACHE_ENV = "SAMANTHA_TUI_CACHE"
@@ -108,17 +108,6 @@ _CHUNK = 500
 """Paths bound per `IN (...)` query, well under SQLite's limit on parameters."""
 _BUSY = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
 _DAMAGED = frozenset({"SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_ERROR", "SQLITE_MISMATCH"})
-
-
-@dataclass(frozen=True)
-class Delta:
-    """What one scan changed in the catalog."""
-
-    changed: tuple[Memory, ...]
-    """Records whose row this scan wrote: read from their files (new or changed), or with other
-    companions than catalogued."""
-    removed: tuple[str, ...]
-    """Paths catalogued before that the scan no longer saw."""
 
 
 Listing = Sequence[tuple[Kind, Sequence[tuple[str, tuple[str, ...]]]]]

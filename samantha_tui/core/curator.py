@@ -26,8 +26,7 @@ from .model import Kind, Memory, Tree, kind_of_path
 # where they are first used: loading a tree for the first frame needs none of them, and they
 # are about a third of the app's import time.
 if TYPE_CHECKING:
-    from . import plan as plans
-    from . import trash
+    from . import door, plans, trash
     from .indexes import DriftReport, IndexUpdate, KindDrift
     from .search import SearchIndex
     from .store import Store
@@ -41,7 +40,7 @@ def _index_files(kind: Kind) -> tuple[str, str]:
 
 def index_operation(update: IndexUpdate) -> plans.Operation:
     """One index file's planned bytes as an operation: refused if the file changed since."""
-    from . import plan as plans
+    from . import plans
 
     reason = "\n".join(update.changes)
     expected = digest_bytes(update.old) if update.old is not None else None
@@ -59,11 +58,11 @@ class Outcome:
     """Index files rewritten because of it."""
     index_error: str | None = None
     """Why the indexes could not be brought up to date (the change itself landed)."""
-    skipped: tuple[plans.Skipped, ...] = ()
+    skipped: tuple[door.Skipped, ...] = ()
     """Steps of a batch left out because their file changed since the plan was made."""
 
 
-def skipped_notice(skipped: tuple[plans.Skipped, ...], shown: int = 3) -> str:
+def skipped_notice(skipped: tuple[door.Skipped, ...], shown: int = 3) -> str:
     """`skipped 2 changed since the plan was made: a.md, b.md`: a batch's left-out steps in
     one line for a notice."""
     from . import edits
@@ -130,7 +129,7 @@ class Curator:
         self.auto_index = auto_index
         self.search_index: SearchIndex | None = None
         self._by_path: dict[str, Memory] = {}
-        self._history: list[plans.Applied] = []
+        self._history: list[door.Applied] = []
         self._redo: list[Undone] = []
         """Changes undone, newest last; any new change empties it (a redo would then be made
         over a tree that change already moved on from)."""
@@ -247,14 +246,14 @@ class Curator:
         UndoConflict (with the undo's plan) when a file it puts back changed on disk since:
         nothing is written, and `undo_over_theirs` is the way on.
         """
-        from . import plan as plans
+        from . import door
 
         # The change and the index patch after it are one hold of the tree: no writer between.
         with self._lock, tree_lock.hold(self.store.root):
             if not self._history:
                 raise StoreError("nothing to undo: no change has been made in this session")
             applied = self._history[-1]
-            inverse = plans.with_trash_ids_now(self.store, applied.inverse)
+            inverse = door.with_trash_ids_now(self.store, applied.inverse)
             # The index files the change patched go back inside the undo's own journal.
             step = _IndexStep(self, self._index_writes.get(id(applied), []))
             try:
@@ -274,7 +273,7 @@ class Curator:
         It is then a change of its own: the next undo puts their version back, the one after
         goes on to the older changes.
         """
-        from . import plan as plans
+        from . import door, plans
 
         with self._lock, tree_lock.hold(self.store.root):
             if not self._history or self._history[-1].inverse is not undo:
@@ -284,15 +283,15 @@ class Curator:
                 )
             applied = self._history[-1]
             self.absorb(op.path for op in undo.operations)
-            inverse = plans.with_trash_ids_now(self.store, undo)
-            ops = tuple(plans.over_current(self.store, op) for op in inverse.operations)
+            inverse = door.with_trash_ids_now(self.store, undo)
+            ops = tuple(door.over_current(self.store, op) for op in inverse.operations)
             step = _IndexStep(self, self._index_writes.get(id(applied), []))
             done = self._through_door(plans.Plan(inverse.name, ops, rule=inverse.rule), step)
             self._history.pop()
             self._index_writes.pop(id(applied), None)
             self._redo.clear()
             over = plans.Plan(f"{applied.plan.name} undone over their version", rule=plans.UNDO)
-            made = plans.Applied(over, done.inverse, done.touched)
+            made = door.Applied(over, done.inverse, done.touched)
             self._history.append(made)
             name = f"undone over their version: {applied.plan.name}"
             return self._after(name, done, step, made)
@@ -300,15 +299,15 @@ class Curator:
     def redo(self) -> Outcome:
         """Make again the change undone last; refused, with nothing written, when a file it
         touches changed since the undo (the redo stays available for once that is sorted)."""
-        from . import plan as plans
+        from . import door
 
         with self._lock, tree_lock.hold(self.store.root):
             if not self._redo:
                 raise StoreError("nothing to redo: no change has been undone since the last one")
             undone = self._redo[-1]
-            plan = plans.with_trash_ids_now(self.store, undone.redo)
+            plan = door.with_trash_ids_now(self.store, undone.redo)
             for op in plan.operations:
-                if plans.stale_reason(self.store, op) is not None:
+                if door.stale_reason(self.store, op) is not None:
                     raise StoreError(_changed_since_undo(op.path))
             step = _IndexStep(self)
             try:
@@ -316,7 +315,7 @@ class Curator:
             except ConflictError as error:
                 raise StoreError(_changed_since_undo(error.path)) from None
             self._redo.pop()
-            redone = plans.Applied(undone.plan, done.inverse, done.touched)
+            redone = door.Applied(undone.plan, done.inverse, done.touched)
             self._history.append(redone)
             return self._after(f"redone: {undone.plan.name}", done, step, redone)
 
@@ -329,12 +328,11 @@ class Curator:
         order.
         Refused while an interrupted batch waits: finishing or rolling it back may need them.
         """
-        from . import journal
-        from . import plan as plans
+        from . import door, journal
 
         with self._lock, tree_lock.hold(self.store.root):
             journal.refuse_if_pending(self.store.root)
-            before = plans.TrashView(self.store.root)
+            before = door.TrashView(self.store.root)
             needs = {
                 id(step): before.needed(plan)
                 for step, plan in [
@@ -344,7 +342,7 @@ class Curator:
             }
             removed = self.store.remove_from_trash(entry_ids)
             gone = {entry.id for entry in removed}
-            after = plans.TrashView(self.store.root)
+            after = door.TrashView(self.store.root)
 
             def lost(step: object, plan: plans.Plan) -> bool:
                 # Another entry may hold the very same bytes: then the step still finds them.
@@ -365,8 +363,7 @@ class Curator:
     def _checked_redo(self, redo: plans.Plan) -> plans.Plan:
         """The redo plan with each trashing step tied to the bytes the undo left, so a redo
         never trashes a version of the file that another program wrote since."""
-        from . import journal
-        from . import plan as plans
+        from . import journal, plans
 
         ops = []
         for op in redo.operations:
@@ -383,7 +380,7 @@ class Curator:
         With `remove_stale`, also remove the entries tied to no file samantha-tui reads (a
         project with no folder, an entry whose file is gone), each named in its reason.
         """
-        from . import plan as plans
+        from . import plans
         from .indexes import plan_updates
         from .indexes.scope import Scope
 
@@ -402,11 +399,11 @@ class Curator:
         Only the keys the plan sets or removes change (a step that puts whole bytes back
         replaces what is there now); the version it replaces is one undo away.
         """
-        from . import plan as plans
+        from . import door, plans
 
         with self._lock:
             self.absorb(op.path for op in plan.operations)
-            ops = tuple(plans.over_current(self.store, op) for op in plan.operations)
+            ops = tuple(door.over_current(self.store, op) for op in plan.operations)
             return self.apply(plans.Plan(plan.name, ops, rule=plan.rule))
 
     def absorb(self, paths: Iterable[str]) -> Outcome:
@@ -421,8 +418,7 @@ class Curator:
 
     def record_outside_edit(self, path: str, before: bytes) -> Outcome | None:
         """After an editor the app launched saved a file: take it in and make it undoable."""
-        from . import edits
-        from . import plan as plans
+        from . import door, edits, plans
 
         with self._lock:
             after = self.read_bytes(path)
@@ -433,7 +429,7 @@ class Curator:
             undo = plans.Operation("write", path, data=before, expected=digest_bytes(after))
             edit = plans.Plan(f"{edits.name_of(path)}: edited in your editor", rule=edits.EDITOR)
             inverse = plans.Plan(f"undo {edit.name}", (undo,), rule=plans.UNDO)
-            self._history.append(plans.Applied(edit, inverse, ()))
+            self._history.append(door.Applied(edit, inverse, ()))
             return dataclasses.replace(self._after_outside(edit.name, path), changed=taken.changed)
 
     def reindex(
@@ -444,7 +440,7 @@ class Curator:
         `automatic`: not asked for by the person, so an index.json that cannot be read is left
         for them to see (drift reports it) and rebuilt only when they ask.
         """
-        from .indexes import regenerate
+        from .index_writes import regenerate
 
         # Index writes hold the tree as every change does: no other writer between them.
         with self._lock, tree_lock.hold(self.store.root):
@@ -507,12 +503,12 @@ class Curator:
                 "Press r to see the plan again"
             ) from None
 
-    def _through_door(self, plan: plans.Plan, step: _IndexStep) -> plans.Applied:
+    def _through_door(self, plan: plans.Plan, step: _IndexStep) -> door.Applied:
         """`plan` through the one door (plan.apply), its index patch being `step` (none while
         automatic indexes are off): an index failure is told in the result, not raised."""
-        from . import plan as plans
+        from . import door
 
-        return plans.apply(
+        return door.apply(
             self.store,
             plan,
             reindex=self.auto_index,
@@ -524,9 +520,9 @@ class Curator:
     def _after(
         self,
         name: str,
-        applied: plans.Applied,
+        applied: door.Applied,
         step: _IndexStep,
-        made: plans.Applied | None = None,
+        made: door.Applied | None = None,
     ) -> Outcome:
         """The session brought up to a change the door let through: the lookup, the search
         index and the catalog; `made` is its entry in the history (for putting its index files
@@ -602,7 +598,8 @@ class Curator:
         """Patch the entries of the memories a change touched, in the indexes they feed (but
         `skip`); every other entry stays as it is (the drift of the others is shown). Returns
         the kinds patched (for `_settle`) and the index files written."""
-        from .indexes import kinds_affected, regenerate
+        from .index_writes import regenerate
+        from .indexes import kinds_affected
         from .indexes.scope import Scope
 
         kinds = kinds_affected(touched) - skip
@@ -709,7 +706,7 @@ class _IndexStep:
         return updates
 
 
-def _touched(applied: plans.Applied) -> set[str]:
+def _touched(applied: door.Applied) -> set[str]:
     return set(applied.touched) | {op.path for op in applied.inverse.operations}
 
 

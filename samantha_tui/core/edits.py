@@ -13,7 +13,7 @@ from typing import Any
 from . import frontmatter, trash
 from .atomic import StoreError
 from .model import Memory
-from .plan import Operation, Plan
+from .plans import Operation, Plan
 from .schema import IMPORTANCE
 from .wording import quoted
 

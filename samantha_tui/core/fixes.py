@@ -20,7 +20,7 @@ from . import frontmatter, schema
 from .atomic import digest_bytes
 from .edits import name_of
 from .model import Kind, Memory, Problem
-from .plan import Operation, Plan
+from .plans import Operation, Plan
 
 NO_FIX = "no automatic fix; e opens the form"
 FIX = "fix"

@@ -19,9 +19,8 @@ from .lifecycle import (
     PRUNE,
     Proposal,
 )
-from .model import Memory, Tree, kind_of_path
-from .plan import Operation, Plan
-from .project_index import INDEX as TASKS_INDEX
+from .model import TASKS_INDEX, Memory, Tree, kind_of_path
+from .plans import Operation, Plan
 from .project_index import find_entry
 from .store import Store
 

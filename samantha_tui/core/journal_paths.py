@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .atomic import StoreError
-from .model import Kind
-from .trash import TRASH_DIR
+from .model import TRASH_DIR, Kind
 
 if TYPE_CHECKING:
     from .journal import Journal

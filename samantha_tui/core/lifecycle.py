@@ -18,9 +18,8 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 
 from . import subconscious
-from .model import Kind, Memory, PendingUpdate, Tree
-from .plan import Operation, Plan
-from .project_index import INDEX as TASKS_INDEX
+from .model import TASKS_INDEX, Kind, Memory, PendingUpdate, Tree
+from .plans import Operation, Plan
 
 PRUNE_LOW_AFTER_DAYS = 30
 REVIEW_AFTER_DAYS = 90

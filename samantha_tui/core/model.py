@@ -8,10 +8,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
-
-if TYPE_CHECKING:
-    from .catalog import Delta
+from typing import Any, Generic, NamedTuple, TypeVar
 
 
 class Kind(Enum):
@@ -253,3 +250,20 @@ class Tree(Generic[Record]):
     @property
     def awaiting_merge(self) -> list[StagedSession]:
         return [s for s in self.sessions if s.awaiting_merge]
+
+
+TRASH_DIR = ".ai/.trash"
+"""The trash inside the tree: every delete lands here and can come back (see trash.py)."""
+TASKS_INDEX = f"{Kind.CURRENT_TASKS.folder}/index.json"
+"""The current-tasks index, whose hand-kept project fields samantha-llm reads (project_index.py)."""
+
+
+@dataclass(frozen=True)
+class Delta:
+    """What one scan changed in the catalog."""
+
+    changed: tuple[Memory, ...]
+    """Records whose row this scan wrote: read from their files (new or changed), or with other
+    companions than catalogued."""
+    removed: tuple[str, ...]
+    """Paths catalogued before that the scan no longer saw."""

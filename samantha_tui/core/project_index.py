@@ -12,10 +12,9 @@ from .atomic import StoreError, digest_bytes
 from .indexes import dump_json
 from .json_read import loads as json_loads
 from .json_read import read_regular
-from .model import Kind
+from .model import TASKS_INDEX as INDEX
 from .store import Store
 
-INDEX = f"{Kind.CURRENT_TASKS.folder}/index.json"
 # Where samantha-llm's `projects review` looks for a project's entry, in its order (not `blocked`).
 SECTIONS = ("active", "recently_completed")
 _BOM = "\ufeff"

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from . import journal, trash
-from . import plan as plans
+from . import door, journal, plans, trash
 from .atomic import StoreError, digest_of
-from .indexes import drift, kinds_affected, regenerate
+from .index_writes import regenerate
+from .indexes import drift, kinds_affected
 from .indexes.scope import Scope
 from .journal import Before, Done, Journal
 from .model import kind_of_path
@@ -127,12 +127,12 @@ def _finish(
 ) -> int:
     count = 0
     left_out = journal.skipped_steps(store.root)
-    progress = plans.Progress()
+    progress = door.Progress()
     for index, planned in enumerate(ops):
         report_progress(index, len(ops), FINISHING)
         op, skipped = progress.next(planned)
         if index in left_out:
-            progress.skipped.append(plans.Skipped(op.path, left_out[index]))
+            progress.skipped.append(door.Skipped(op.path, left_out[index]))
             continue
         if index in found.done:
             progress.ran(op, found.done[index].after.get(op.path))
@@ -145,15 +145,15 @@ def _finish(
         state = judge(store, op, before, None) if before is not None else State.NOT_DONE
         if state is State.DONE:
             if _trashed_changed(store, op, before or ()):
-                writer.skipped(index, plans.CHANGED)
-                progress.skipped.append(plans.Skipped(op.path, plans.CHANGED))
+                writer.skipped(index, door.CHANGED)
+                progress.skipped.append(door.Skipped(op.path, door.CHANGED))
                 continue
             writer.done(index, done := _done_now(store, op, before or ()))
             progress.ran(op, done.after.get(op.path))
             continue
         if state is State.HALF:
             writer.done(index, _complete_half(store, op, before or ()))
-        elif (skipped := plans.run_step(store, writer, index, op, [])) is not None:
+        elif (skipped := door.run_step(store, writer, index, op, [])) is not None:
             progress.skipped.append(skipped)  # as the batch would have
             continue
         else:
@@ -163,7 +163,7 @@ def _finish(
     touched = [path for op in ops for path in plans.touched_by(op)]
     kinds = kinds_affected(touched)
     if found.indexes is None:
-        writer.indexes(plans.index_files(store, kinds))
+        writer.indexes(door.index_files(store, kinds))
     # Only the batch's own entries: the rest of each index stays as it is.
     regenerate(store, kinds, scope=Scope(frozenset(touched)), explain=False)
     return count
@@ -178,8 +178,8 @@ def _trashed_changed(store: Store, op: plans.Operation, before: tuple[Before, ..
     if entry is None or journal.content_digest(entry.item(store.root)) == before[0].digest:
         return False
     try:
-        plans.put_back_if_changed(store, op, entry)
-    except plans.Stale:
+        door.put_back_if_changed(store, op, entry)
+    except door.Stale:
         return True
     return False
 
@@ -422,7 +422,7 @@ def _finish_lines(store: Store, found: Journal, ops: list[plans.Operation]) -> l
         elif state is State.NOT_DONE:
             lines.append(_forward(op, before))
     touched = [path for op in ops for path in plans.touched_by(op)]
-    files = [item.path for item in plans.index_files(store, kinds_affected(touched))]
+    files = [item.path for item in door.index_files(store, kinds_affected(touched))]
     lines += [f"write {path} (the entries of the changed files)" for path in files]
     return lines
 

@@ -8,10 +8,11 @@ import posixpath
 import stat
 from pathlib import Path
 
-from .catalog import Catalog, Delta, Refreshed, collector_paused
+from .catalog import Catalog, Refreshed, collector_paused
 from .json_read import kind_of, read_json
 from .model import (
     CONFIDENCE_WORDS,
+    Delta,
     Kind,
     Memory,
     PendingUpdate,

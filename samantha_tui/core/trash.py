@@ -14,11 +14,10 @@ from pathlib import Path
 from .atomic import StoreError, move_into_new_folder, move_no_replace, write_atomic
 from .json_read import loads as json_loads
 from .json_read import read_json, read_regular
-from .model import Memory, kind_of_path
+from .model import TRASH_DIR, Memory, kind_of_path
 from .reader import MAX_FILE_BYTES, memory_from_bytes, outside_root
 from .scan import project_files
 
-TRASH_DIR = ".ai/.trash"
 ORIGIN_FILE = "origin.json"
 STATUS_FILE = "status.md"
 ORIGIN_LIMIT = 64 * 1024

@@ -11,10 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .atomic import StoreError
-from .model import Kind
+from .errors import StoreError
+from .model import TRASH_DIR, Kind
 from .scan import INDEX_FILES, PENDING_DIR, SUBCONSCIOUS
-from .trash import TRASH_DIR
 
 if TYPE_CHECKING:
     from watchfiles import Change

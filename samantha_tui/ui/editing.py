@@ -29,7 +29,7 @@ from .screens.live_screen import LiveScreen
 # The edits, the fixes and every form and dialog load when a change is first asked for: the
 # first frame draws none of them.
 if TYPE_CHECKING:
-    from ..core.plan import Plan
+    from ..core.plans import Plan
     from .host import Host
     from .screens.bulk_form import BulkForm
     from .screens.memory_form import FormResult, MemoryForm

@@ -30,7 +30,7 @@ from textual.app import App
 if TYPE_CHECKING:
     from ..core.curator import Curator
     from ..core.model import Kind, Listed, Memory, Tree
-    from ..core.plan import Plan
+    from ..core.plans import Plan
     from ..core.search import SearchResult
     from ..core.store import Store
     from ..settings import Settings

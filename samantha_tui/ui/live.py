@@ -26,7 +26,7 @@ from .workers import background
 # The watcher (watchfiles), the confirmation and the drift panel load when first used.
 if TYPE_CHECKING:
     from ..core.indexes import DriftReport
-    from ..core.plan import Plan
+    from ..core.plans import Plan
     from ..core.watch import FileBatch
     from .host import Host
 else:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ..core.curator import Outcome
     from ..core.indexes import DriftReport
     from ..core.model import Listed, Tree
-    from ..core.plan import Plan
+    from ..core.plans import Plan
     from ..core.search import SearchResult
     from ..core.watch import FileBatch
 

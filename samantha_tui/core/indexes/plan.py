@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from .. import known_files
-from ..atomic import StoreError, digest_bytes, one_folder_sync
+from ..digest import digest_bytes
+from ..errors import StoreError
 from ..json_read import TOO_DEEP, TooDeep
 from ..json_read import loads as json_loads
 from ..model import Kind, Memory, Tree
 from ..progress import report as report_progress
 from ..scan import PENDING_DIR
-from ..store import Store
 from .drift import DriftReport, KindDrift, compare, shape_of
 from .entries import entry_key, readable
 from .json_text import rewrite_json, same
@@ -51,7 +51,9 @@ class IndexUpdate:
 
 
 @dataclass(frozen=True)
-class _Planned:
+class KindPlan:
+    """One kind's index files as planned: what to write and how far they drifted."""
+
     updates: tuple[IndexUpdate, ...]
     drift: KindDrift
     unreadable: bool = False
@@ -310,7 +312,7 @@ def _plan_kind(
     kind: Kind,
     explain: bool = True,
     scope: Scope | None = None,
-) -> _Planned | None:
+) -> KindPlan | None:
     """The updates and drift of one kind; without `explain`, the drift says nothing of entries
     and the updates do not list what changed in them (the comparison is skipped)."""
     if not (root / kind.folder).is_dir():
@@ -390,7 +392,7 @@ def _plan_kind(
     if scope.remove_stale and scope.paths == frozenset() and not untied(kind, old, looked):
         # Removing entries tied to no file, and this index has none: nothing to write here
         # (bringing its counts in step is `r`'s plan, not this one's).
-        return _Planned((), drift, unreadable=problem is not None)
+        return KindPlan((), drift, unreadable=problem is not None)
     if new_json != old_json:
         changes = [f"{problem}; regenerated from the files"] if problem else []
         if old_json is None:
@@ -408,7 +410,7 @@ def _plan_kind(
     if new_md != old_md:
         change = "created from the files" if old_md is None else "the lines of its entries updated"
         updates.append(IndexUpdate(md_rel, old_md, new_md, (change,)))
-    return _Planned(tuple(updates), drift, unreadable=problem is not None)
+    return KindPlan(tuple(updates), drift, unreadable=problem is not None)
 
 
 def _planned(
@@ -418,7 +420,7 @@ def _planned(
     kinds: Iterable[Kind] | None,
     explain: bool = True,
     scope: Scope | None = None,
-) -> list[_Planned]:
+) -> list[KindPlan]:
     wanted = set(Kind) if kinds is None else set(kinds)
     found = (
         _plan_kind(tree, Path(root), today, kind, explain, scope) for kind in Kind if kind in wanted
@@ -446,49 +448,8 @@ def drift(
 ) -> DriftReport:
     """Per kind (of `kinds`, default all): entries missing, or disagreeing with the files, and
     the entries tied to no file (kept, not drift); writes nothing."""
-    planned = _planned_reporting(tree, root, today, kinds, True, None, CHECKING)
+    planned = planned_by_kind(tree, root, today, kinds, True, None, CHECKING)
     return DriftReport(tuple(kind_plan.drift for kind_plan in planned))
-
-
-def regenerate(
-    store: Store,
-    kinds: Iterable[Kind] | None = None,
-    today: dt.date | None = None,
-    settled: dict[Kind, KindDrift] | None = None,
-    automatic: bool = False,
-    explain: bool = True,
-    scope: Scope | None = None,
-) -> list[IndexUpdate]:
-    """Patch the index files from the store's in-memory tree and write what changed, through the
-    store.
-
-    `scope` says which memories' entries follow their files (default: every memory; entries
-    tied to no file are kept unless it says `remove_stale`). `automatic` (after a change, not
-    asked for) leaves alone a kind whose index.json cannot be read: it may be another program's
-    half-written file, or hold a person's edits to repair, so it is reported and rebuilt only on
-    request; so does every patch scoped to a change's paths, asked for or not. Once every write
-    landed, `settled` (when given, and only for a whole-tree scope) gets each kind's drift as it
-    now is. Without `explain` the updates do not list what changed
-    in the entries: only `samantha-tui index` and the `r` plan show it.
-    """
-    planned = _planned_reporting(
-        store.tree, store.root, today or store.today(), kinds, explain, scope
-    )
-    if automatic or (scope is not None and scope.paths is not None):
-        # A change's patch never rebuilds an index it cannot read: `health.unpatched` says so.
-        planned = [kind_plan for kind_plan in planned if not kind_plan.unreadable]
-    updates = [update for kind_plan in planned for update in kind_plan.updates]
-    write_updates(store, updates)
-    if settled is not None and (scope is None or scope.paths is None):
-        for kind_plan in planned:
-            kind_drift = kind_plan.drift
-            settled[kind_drift.kind] = KindDrift(
-                kind_drift.kind,
-                kind_drift.path,
-                unindexed=kind_drift.unindexed,
-                kept=kind_drift.kept,
-            )
-    return updates
 
 
 UPDATING = "Updating the indexes: {count} kinds"
@@ -496,7 +457,7 @@ CHECKING = "Checking the indexes: {count} kinds"
 WRITING = "Writing {count} index files"
 
 
-def _planned_reporting(
+def planned_by_kind(
     tree: Tree,
     root: Path,
     today: dt.date,
@@ -504,27 +465,16 @@ def _planned_reporting(
     explain: bool,
     scope: Scope | None,
     what: str = UPDATING,
-) -> list[_Planned]:
+) -> list[KindPlan]:
     """`_planned`, kind by kind, saying how far it got (see progress.py)."""
     asked = set(Kind) if kinds is None else set(kinds)
     wanted = [kind for kind in Kind if kind in asked]
-    found: list[_Planned] = []
+    found: list[KindPlan] = []
     for done, kind in enumerate(wanted):
         report_progress(done, len(wanted), what)
         found.extend(_planned(tree, root, today, [kind], explain, scope))
     report_progress(len(wanted), len(wanted), what)
     return found
-
-
-def write_updates(store: Store, updates: Iterable[IndexUpdate]) -> None:
-    """Write planned index files through the store, each refused if it changed since planned."""
-    files = list(updates)
-    with one_folder_sync():
-        for done, update in enumerate(files):
-            report_progress(done, len(files), WRITING)
-            # The bytes planned from are compared with the file itself: no digest of either.
-            store.write_file(update.path, update.new, update.old)
-    report_progress(len(files), len(files), WRITING)
 
 
 def kinds_affected(paths: Iterable[str]) -> set[Kind]:
@@ -548,22 +498,3 @@ def kinds_affected(paths: Iterable[str]) -> set[Kind]:
             if kind is Kind.WORK_EXPERIENCE:
                 found.add(Kind.CURRENT_TASKS)
     return found
-
-
-def refresh(
-    store: Store,
-    paths: Iterable[str],
-    today: dt.date | None = None,
-    previous: Mapping[str, Memory] | None = None,
-) -> list[IndexUpdate]:
-    """After a write: patch the entries of these paths in the indexes of the kinds they feed.
-
-    `previous` holds the records as they were before the change, so list items it took out of
-    a file leave the index too.
-    """
-    paths = list(paths)
-    kinds = kinds_affected(paths)
-    if not kinds:
-        return []
-    scope = Scope(frozenset(paths), previous or {})
-    return regenerate(store, kinds, today, scope=scope, explain=False)

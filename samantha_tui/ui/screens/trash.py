@@ -18,7 +18,7 @@ from ...core import edits, trash
 from ...core.atomic import StoreError
 from ...core.edits import name_of
 from ...core.model import Kind, kind_of_path
-from ...core.plan import Operation, Plan
+from ...core.plans import Operation, Plan
 from ...core.scan import PENDING_DIR
 from ..visible_text import shown
 from ..widgets.fitted_footer import FittedFooter
