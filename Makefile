@@ -40,6 +40,9 @@ test: $(VENV)/.installed-test
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check samantha_tui tests screenshots bench
 	$(BIN)/ruff format --check samantha_tui tests screenshots bench
+	# The rooms and the layers above them may import only downward, and nothing in a cycle
+	# ([tool.importlinter] in pyproject.toml).
+	$(BIN)/lint-imports
 	# Over samantha_tui/, as [tool.mypy] in pyproject.toml sets it.
 	$(BIN)/python -m mypy
 

@@ -13,10 +13,11 @@ import sys
 import time
 from pathlib import Path
 
-from samantha_tui.core import clock, edits
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.model import Kind
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics import clock
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.writing import edits
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.store import Store
 
 from .search import query_figures, slowest_query, time_queries
 

@@ -24,9 +24,9 @@ from typing import Any
 from textual import events
 from textual.pilot import Pilot
 
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.model import Kind, Memory
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics.model import Kind, Memory
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.messages import SearchDone
 

@@ -15,8 +15,8 @@ def main(root: str) -> dict[str, float]:
     """Scan the tree at root as the app does; the time taken and how many memories were read."""
     from pathlib import Path
 
-    from samantha_tui.core import clock
-    from samantha_tui.core.store import Store
+    from samantha_tui.core.basics import clock
+    from samantha_tui.core.writing.store import Store
 
     tree = Store(Path(root), clock.today).scan()
     return {"scan_s": time.perf_counter() - START, "memories": len(tree.memories)}

@@ -13,8 +13,8 @@ import statistics
 import time
 from pathlib import Path
 
-from samantha_tui.core.scan import scan
-from samantha_tui.core.search import SearchIndex
+from samantha_tui.core.reading.scan import scan
+from samantha_tui.core.views.search import SearchIndex
 
 from .generate import generate
 from .results import run

@@ -20,10 +20,11 @@ import sys
 import time
 from pathlib import Path
 
-from samantha_tui.core import clock, edits
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.model import Kind
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics import clock
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.writing import edits
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.store import Store
 
 _SYNCED: list[float] = []
 """Seconds spent in os.fsync, by every toggle so far: the disk's share, apart from the code's."""

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from . import __version__
 from .commands.common import EXIT_NOT_FOUND, EXIT_PROBLEMS, UserError, tree_option
 from .commands.output import visible_output
-from .core.errors import StoreError
-from .core.locate import TreeNotFound, find_root
-from .core.tree_lock import APP, name_this_process
+from .core.basics.errors import StoreError
+from .core.reading.locate import TreeNotFound, find_root
+from .core.writing.tree_lock import APP, name_this_process
 
 # The module of each command (samantha_tui/commands/), which registers its parser and handler.
 # Only the module of the command run is imported: the others bring the curation rules, the

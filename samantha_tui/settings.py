@@ -10,7 +10,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from .core.xdg import xdg_home
+from .core.basics.xdg import xdg_home
 
 CONFIG_ENV = "SAMANTHA_TUI_CONFIG"
 """Names the settings file directly (tests use it)."""

@@ -11,7 +11,7 @@ import textual.constants
 from hypothesis import settings
 from textual.widgets import Input
 
-from samantha_tui.core.store import Store
+from samantha_tui.core.writing.store import Store
 from samantha_tui.demo import ANCHOR, write_demo
 
 # CI explores the same examples every run, so a red build always means a change broke something;

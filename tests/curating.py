@@ -3,8 +3,8 @@ on disk, and whether the indexes match the files as a fresh scan sees them."""
 
 from __future__ import annotations
 
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.store import Store
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.store import Store
 
 from .conftest import ST, TODAY
 

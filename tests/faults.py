@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core.store import Store
+from samantha_tui.core.writing.store import Store
 
 from .conftest import TODAY
 

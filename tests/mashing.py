@@ -50,10 +50,10 @@ from textual.screen import Screen
 from textual.worker import Worker
 
 from samantha_tui.cli import main
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.indexes.plan import INDEX_JSON, INDEX_MD
-from samantha_tui.core.trash import TRASH_DIR
-from samantha_tui.core.tree_lock import LOCK_FILE
+from samantha_tui.core.views.indexes.plan import INDEX_JSON, INDEX_MD
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.trash import TRASH_DIR
+from samantha_tui.core.writing.tree_lock import LOCK_FILE
 from samantha_tui.ui import folder_opener, reading
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.keys import APP_KEYS

@@ -22,8 +22,8 @@ from textual.timer import Timer
 from textual.worker import Worker, WorkerCancelled, WorkerState
 
 from samantha_tui.cli import main
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.store import Store
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.store import Store
 
 from .conftest import ST, TODAY, make_tree
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from samantha_tui.core.store import Store
+from samantha_tui.core.writing.store import Store
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import json
 import os
 import shutil
 
-from samantha_tui.core.store import Absorbed, Store
+from samantha_tui.core.writing.store import Absorbed, Store
 
 from .conftest import LT, ST, TASKS, TODAY, memory_text
 

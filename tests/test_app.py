@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.text import Text
 from textual.widgets import Markdown, Static, Tabs
 
-from samantha_tui.core.model import Kind
+from samantha_tui.core.basics.model import Kind
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.help import HelpScreen
 
@@ -129,7 +129,7 @@ async def test_question_mark_lists_every_binding_and_escape_closes(demo_root: Pa
 
 
 def test_rows_are_text_objects() -> None:
-    from samantha_tui.core.model import Memory
+    from samantha_tui.core.basics.model import Memory
     from samantha_tui.ui.rows import memory_row
 
     row = memory_row(Memory(kind=Kind.SHORT_TERM, path="p.md", title="[b]x"))

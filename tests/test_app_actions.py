@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from samantha_tui.core import edits, trash
+from samantha_tui.core.writing import edits, trash
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.memory_form import MemoryForm

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import edits
-from samantha_tui.core.store import Store
+from samantha_tui.core.writing import edits
+from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.widgets.progress_panel import ProgressPanel
 from samantha_tui.ui.work_progress import SHOW_AFTER
@@ -202,7 +202,7 @@ async def test_under_a_dialog_the_screen_beneath_shows_the_work(tmp_path: Path) 
 async def test_a_slow_first_scan_shows_files_read_of_all(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from samantha_tui.core.catalog import Catalog
+    from samantha_tui.core.reading.catalog import Catalog
 
     real = Catalog.read
 

@@ -9,7 +9,7 @@ import pytest
 from textual.app import SystemCommand
 from textual.widgets import Tabs
 
-from samantha_tui.core.model import Kind
+from samantha_tui.core.basics.model import Kind
 from samantha_tui.ui import keys
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.rows import MATCH_STYLE

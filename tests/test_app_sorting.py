@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual.widgets import OptionList, Tabs
 
-from samantha_tui.core.sorting import KEYS, SortField
+from samantha_tui.core.basics.sorting import KEYS, SortField
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.sort_menu import SortMenu
 

@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core.bootstrap import Signals, Tier, UnknownProject, plan
-from samantha_tui.core.triggers import (
+from samantha_tui.core.reading.triggers import (
     LoadingStrategy,
     path_matches,
     phrase_matches,
     read_strategy,
     repo_matches,
 )
+from samantha_tui.core.views.bootstrap import Signals, Tier, UnknownProject, plan
 
 from .conftest import LT, ST, TASKS, TODAY, dt, memory_text
 
@@ -270,7 +270,7 @@ def test_unknown_or_completed_project_is_an_error_naming_the_current_ones(tree):
 
 
 def test_pending_updates_are_a_note_not_an_item(demo_root):
-    from samantha_tui.core.store import Store
+    from samantha_tui.core.writing.store import Store
 
     store = Store(demo_root, lambda: TODAY)
     store.scan()

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core.bootstrap import Signals, Tier, UnknownProject, active_projects, plan
-from samantha_tui.core.bootstrap_markdown import render
-from samantha_tui.core.index_view import read_index
-from samantha_tui.core.model import Kind
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.views.bootstrap import Signals, Tier, UnknownProject, active_projects, plan
+from samantha_tui.core.views.bootstrap_markdown import render
+from samantha_tui.core.views.index_view import read_index
 from samantha_tui.ui.bootstrap_rows import Disagreement, Note, entries, entry_row
 
 from .conftest import LT, ST, TASKS, TODAY, dt, memory_text

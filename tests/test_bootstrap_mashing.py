@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from textual.binding import Binding
 
-from samantha_tui.core.trash import TRASH_DIR
+from samantha_tui.core.writing.trash import TRASH_DIR
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.bootstrap import BootstrapScreen
 from samantha_tui.ui.widgets import safe_select

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Select, Static
 
-from samantha_tui.core.bootstrap import BootstrapPlan, Signals, Tier, plan
-from samantha_tui.core.bootstrap_markdown import code, escape, render
+from samantha_tui.core.views.bootstrap import BootstrapPlan, Signals, Tier, plan
+from samantha_tui.core.views.bootstrap_markdown import code, escape, render
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.bootstrap_rows import BudgetLine, Heading
 from samantha_tui.ui.screens.bootstrap import BootstrapScreen

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import bulk_edits, door
-from samantha_tui.core.atomic import StoreError
-from samantha_tui.core.bulk_edits import BulkChange
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.store import Store
+from samantha_tui.core.writing import bulk_edits, door
+from samantha_tui.core.writing.atomic import StoreError
+from samantha_tui.core.writing.bulk_edits import BulkChange
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.store import Store
 
 from .conftest import ST, TASKS, TODAY, make_tree
 

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from bench.generate import generate
-from samantha_tui.core import catalog
-from samantha_tui.core.catalog import Catalog
-from samantha_tui.core.catalog_list import entry_of
-from samantha_tui.core.model import Tree
-from samantha_tui.core.scan import scan
+from samantha_tui.core.basics.model import Tree
+from samantha_tui.core.reading import catalog
+from samantha_tui.core.reading.catalog import Catalog
+from samantha_tui.core.reading.catalog_list import entry_of
+from samantha_tui.core.reading.scan import scan
 
 from .conftest import ST, TASKS, TODAY, make_tree, memory_text
 
@@ -145,7 +145,8 @@ def test_warm_scan_in_a_second_process_reads_no_file(demo_root, cache_dir) -> No
     before = database(cache_dir).read_bytes()
     code = (
         "import sys, time, datetime as dt; from pathlib import Path\n"
-        "from samantha_tui.core import catalog; from samantha_tui.core.scan import scan\n"
+        "from samantha_tui.core.reading import catalog\n"
+        "from samantha_tui.core.reading.scan import scan\n"
         "catalog.read_memory = None\n"  # any read from disk would fail
         "catalog._now_ns = lambda: time.time_ns() + 60 * 10**9\n"
         f"print(len(scan(Path(sys.argv[1]), dt.date.fromisoformat('{TODAY}')).memories))\n"

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import catalog, edits
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.store import Store
+from samantha_tui.core.reading import catalog
+from samantha_tui.core.writing import edits
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.store import Store
 
 from .conftest import ST, TODAY, make_tree, memory_text
 

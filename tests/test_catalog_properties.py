@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.generate import generate
-from samantha_tui.core import catalog
-from samantha_tui.core.catalog import Catalog
-from samantha_tui.core.catalog_list import entry_of
-from samantha_tui.core.model import Memory, Tree
-from samantha_tui.core.scan import scan
+from samantha_tui.core.basics.model import Memory, Tree
+from samantha_tui.core.reading import catalog
+from samantha_tui.core.reading.catalog import Catalog
+from samantha_tui.core.reading.catalog_list import entry_of
+from samantha_tui.core.reading.scan import scan
 
 from .conftest import LT, ST, TASKS, TODAY, make_tree, memory_text
 
@@ -159,8 +159,8 @@ def test_scans_through_the_catalog_equal_scans_without(steps, reopen, monkeypatc
 SCANNER = """
 import datetime as dt, json, sys, time
 from pathlib import Path
-from samantha_tui.core import catalog
-from samantha_tui.core.scan import scan
+from samantha_tui.core.reading import catalog
+from samantha_tui.core.reading.scan import scan
 catalog._now_ns = lambda: time.time_ns() + 60 * 10**9
 root, rounds, today = Path(sys.argv[1]), int(sys.argv[2]), dt.date.fromisoformat(sys.argv[3])
 print("ready", flush=True)

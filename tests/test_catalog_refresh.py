@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from samantha_tui.core import catalog
-from samantha_tui.core.catalog import STAMP, Catalog
-from samantha_tui.core.catalog_list import entry_of
-from samantha_tui.core.model import Memory
-from samantha_tui.core.scan import refresh, scan
+from samantha_tui.core.basics.model import Memory
+from samantha_tui.core.reading import catalog
+from samantha_tui.core.reading.catalog import STAMP, Catalog
+from samantha_tui.core.reading.catalog_list import entry_of
+from samantha_tui.core.reading.scan import refresh, scan
 
 from .conftest import ST, TODAY, make_tree, memory_text
 from .fresh_python import locked_by_another_process, run_fresh
@@ -167,7 +167,7 @@ def test_a_locked_catalog_is_not_in_step(tmp_path: Path, monkeypatch: pytest.Mon
 def test_yaml_version_is_known_without_importing_yaml() -> None:
     probe = (
         "import sys\n"
-        "from samantha_tui.core.catalog import _yaml_version\n"
+        "from samantha_tui.core.reading.catalog import _yaml_version\n"
         "version = _yaml_version()\n"
         "assert 'yaml' not in sys.modules, 'yaml imported'\n"
         "import yaml\n"

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import edits
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.store import Store
+from samantha_tui.core.writing import edits
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 

@@ -9,7 +9,7 @@ from rich.console import Console
 from textual.app import App
 from textual.widgets import Button, Static
 
-from samantha_tui.core.plans import Operation, Plan
+from samantha_tui.core.basics.plans import Operation, Plan
 from samantha_tui.ui.screens.conflict import (
     CANCEL,
     OVERWRITE,

@@ -20,13 +20,13 @@ import pytest
 from textual.widgets import Input, Tabs
 
 from samantha_tui.cli import main
-from samantha_tui.core.store import Store
-from samantha_tui.core.visible import (
+from samantha_tui.core.basics.visible import (
     has_hidden_characters,
     visible,
     visible_lines,
     visible_with_spans,
 )
+from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.bootstrap import BootstrapScreen
 from samantha_tui.ui.screens.confirm import ConfirmScreen

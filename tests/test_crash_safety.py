@@ -28,10 +28,12 @@ from typing import Any
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import door, impact, journal, lifecycle, plans, trash, tree_lock
-from samantha_tui.core.atomic import digest_bytes
-from samantha_tui.core.recovery import FINISH, ROLLBACK, recover
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics import plans
+from samantha_tui.core.views import lifecycle
+from samantha_tui.core.writing import door, impact, journal, trash, tree_lock
+from samantha_tui.core.writing.atomic import digest_bytes
+from samantha_tui.core.writing.recovery import FINISH, ROLLBACK, recover
+from samantha_tui.core.writing.store import Store
 
 from .conftest import ST, TASKS, TODAY, make_tree
 from .pilot import reindexed

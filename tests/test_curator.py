@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import edits
-from samantha_tui.core import indexes as indexes_package
-from samantha_tui.core.atomic import ConflictError, StoreError
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.model import Kind
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.views import indexes as indexes_package
+from samantha_tui.core.writing import edits
+from samantha_tui.core.writing.atomic import ConflictError, StoreError
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.store import Store
 from tests.conftest import ST, TODAY, make_tree
 from tests.curating import ONE, TWO, index_clean, on_disk, ready, text
 

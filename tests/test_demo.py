@@ -8,8 +8,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from samantha_tui.core.model import Kind
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.writing.store import Store
 from samantha_tui.demo import ANCHOR, shift_dates, write_demo
 
 from .conftest import ST, TODAY

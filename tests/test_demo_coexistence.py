@@ -19,11 +19,12 @@ from typing import Any
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import lifecycle, subconscious
-from samantha_tui.core.bootstrap import Signals, Tier, plan
-from samantha_tui.core.door import apply
-from samantha_tui.core.store import Store
-from samantha_tui.core.triggers import read_triggers
+from samantha_tui.core.reading import subconscious
+from samantha_tui.core.reading.triggers import read_triggers
+from samantha_tui.core.views import lifecycle
+from samantha_tui.core.views.bootstrap import Signals, Tier, plan
+from samantha_tui.core.writing.door import apply
+from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 

@@ -15,11 +15,13 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import door, edits, index_writes, journal, lifecycle, plans
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.model import Tree
-from samantha_tui.core.recovery import FINISH, ROLLBACK, recover
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics import plans
+from samantha_tui.core.basics.model import Tree
+from samantha_tui.core.views import lifecycle
+from samantha_tui.core.writing import door, edits, index_writes, journal
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.recovery import FINISH, ROLLBACK, recover
+from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
 
 from .conftest import ST, TODAY

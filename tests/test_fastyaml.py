@@ -10,8 +10,8 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from samantha_tui.core import frontmatter, yaml_loader
-from samantha_tui.core.fastyaml import try_parse
+from samantha_tui.core.reading import frontmatter, yaml_loader
+from samantha_tui.core.reading.fastyaml import try_parse
 from samantha_tui.demo import source
 
 LOADERS = [yaml_loader.PURE_LOADER, yaml_loader.LOADER]

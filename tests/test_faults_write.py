@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
-from samantha_tui.core import door
-from samantha_tui.core.atomic import StoreError, digest_bytes
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.plans import Operation, Plan
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics.plans import Operation, Plan
+from samantha_tui.core.writing import door
+from samantha_tui.core.writing.atomic import StoreError, digest_bytes
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.store import Store
 
 from .conftest import LT, ST, TASKS, TODAY, make_tree
 from .faults import (
@@ -283,7 +283,7 @@ def test_a_fault_that_stays_loses_nothing_and_the_batch_can_be_rolled_back_after
     store: Store, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
     """The fault persists after the first operation, so undoing it meets the fault too."""
-    from samantha_tui.core import journal, recovery
+    from samantha_tui.core.writing import journal, recovery
 
     before = snapshot(store.root)
     versions = {rel: {store.root.joinpath(rel).read_bytes()} for rel in (A, B, C)}

@@ -6,9 +6,9 @@ import datetime as dt
 
 import pytest
 
-from samantha_tui.core import fields
-from samantha_tui.core.fields import Control, FieldError, Vocabulary
-from samantha_tui.core.model import Kind
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.reading import fields
+from samantha_tui.core.reading.fields import Control, FieldError, Vocabulary
 
 from .conftest import LT, ST, TASKS, memory_text
 

@@ -6,9 +6,9 @@ import datetime as dt
 
 import pytest
 
-from samantha_tui.core import fixes
-from samantha_tui.core.atomic import ConflictError
-from samantha_tui.core.curator import Curator
+from samantha_tui.core.writing import fixes
+from samantha_tui.core.writing.atomic import ConflictError
+from samantha_tui.core.writing.curator import Curator
 from tests.conftest import ST, TASKS
 
 REL = f"{ST}/2026-06-01_one.md"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, Select
 
-from samantha_tui.core.edits import why_fields_cannot_be_saved
+from samantha_tui.core.writing.edits import why_fields_cannot_be_saved
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.focus_keys import APP_ACTIONS, is_typed, typed_actions
 from samantha_tui.ui.screens.bootstrap import BootstrapScreen

@@ -20,24 +20,17 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from samantha_tui.commands.bootstrap import as_dict
-from samantha_tui.core import (
-    bootstrap,
-    bootstrap_markdown,
-    catalog,
-    fields,
-    frontmatter,
-    lifecycle,
-    stats,
-)
-from samantha_tui.core.atomic import StoreError
-from samantha_tui.core.indexes import drift, dump_json, plan_updates
-from samantha_tui.core.indexes.entries import memory_entry, project_entry, runbook_entry
-from samantha_tui.core.indexes.jsonfmt import plain
-from samantha_tui.core.model import Kind, Memory, Severity, Tree
-from samantha_tui.core.reader import memory_from_bytes
-from samantha_tui.core.search import SearchIndex
-from samantha_tui.core.store import Store
-from samantha_tui.core.triggers import Signals
+from samantha_tui.core.basics.model import Kind, Memory, Severity, Tree
+from samantha_tui.core.reading import catalog, fields, frontmatter
+from samantha_tui.core.reading.reader import memory_from_bytes
+from samantha_tui.core.reading.triggers import Signals
+from samantha_tui.core.views import bootstrap, bootstrap_markdown, lifecycle, stats
+from samantha_tui.core.views.indexes import drift, dump_json, plan_updates
+from samantha_tui.core.views.indexes.entries import memory_entry, project_entry, runbook_entry
+from samantha_tui.core.views.indexes.jsonfmt import plain
+from samantha_tui.core.views.search import SearchIndex
+from samantha_tui.core.writing.atomic import StoreError
+from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.widgets.preview import fields_table, format_value, problem_lines
 
 from .conftest import LT, ST, TASKS, TODAY, make_tree
@@ -76,7 +69,7 @@ def use_record(memory: Memory) -> None:
     for problem in memory.problems:
         assert problem.message and problem.format()
     json.dumps([p.format() for p in memory.problems])
-    # The form (core/fields.py) and the preview pane.
+    # The form (core/reading/fields.py) and the preview pane.
     specs = fields.fields_for(memory.kind, front)
     raw = {spec.key: fields.raw_value(spec, front.get(spec.key)) for spec in specs}
     values, _errors = fields.parse_form(specs, raw)

@@ -16,12 +16,12 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from samantha_tui.core import frontmatter
-from samantha_tui.core.atomic import StoreError
-from samantha_tui.core.frontmatter import FrontmatterError, edit, parse, render_field
-from samantha_tui.core.model import Kind
-from samantha_tui.core.reader import memory_from_bytes
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.reading import frontmatter
+from samantha_tui.core.reading.frontmatter import FrontmatterError, edit, parse, render_field
+from samantha_tui.core.reading.reader import memory_from_bytes
+from samantha_tui.core.writing.atomic import StoreError
+from samantha_tui.core.writing.store import Store
 
 from .conftest import ST, TODAY, make_tree
 from .test_fuzz_reader import finishes_within

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import edits
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.index_writes import regenerate
-from samantha_tui.core.json_spans import elements_at, object_at
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics.json_spans import elements_at, object_at
+from samantha_tui.core.writing import edits
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.index_writes import regenerate
+from samantha_tui.core.writing.store import Store
 
 from .conftest import ST, TASKS, TODAY, make_tree
 

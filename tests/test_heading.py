@@ -7,9 +7,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from samantha_tui.core import edits, heading
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.reader import title_of
+from samantha_tui.core.reading import heading
+from samantha_tui.core.reading.reader import title_of
+from samantha_tui.core.writing import edits
+from samantha_tui.core.writing.curator import Curator
 from tests.conftest import ST
 
 FILE = "---\ndate: 2026-06-01\ntopics: [ci]\n---\n\n# Old title\n\nBody with # not a title.\n"

@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import door, journal, plans
-from samantha_tui.core.atomic import StoreError, digest_bytes
-from samantha_tui.core.recovery import FINISH, ROLLBACK, Preview, preview, recover
+from samantha_tui.core.basics import plans
+from samantha_tui.core.writing import door, journal
+from samantha_tui.core.writing.atomic import StoreError, digest_bytes
+from samantha_tui.core.writing.recovery import FINISH, ROLLBACK, Preview, preview, recover
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.recover import PREVIEW_LINES, RecoverScreen, _touched_lines
 from samantha_tui.ui.screens.refused_journal import RefusedJournalScreen

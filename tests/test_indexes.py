@@ -6,15 +6,15 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from samantha_tui.core.indexes import (
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.views.indexes import (
     drift,
     dump_json,
     kinds_affected,
     plan_updates,
     regenerate,
 )
-from samantha_tui.core.indexes.summary import MAX_SUMMARY, summary_of
-from samantha_tui.core.model import Kind
+from samantha_tui.core.views.indexes.summary import MAX_SUMMARY, summary_of
 
 from .conftest import LT, ST, TASKS, TODAY, memory_text
 
@@ -348,7 +348,7 @@ def test_kinds_affected_maps_paths_to_the_indexes_they_feed() -> None:
 
 
 def test_demo_drift_is_reported_then_fixed(demo_root: Path) -> None:
-    from samantha_tui.core.store import Store
+    from samantha_tui.core.writing.store import Store
 
     store = Store(demo_root, lambda: TODAY)
     store.scan()

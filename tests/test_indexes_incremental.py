@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core.indexes.entries import entry_key, readable
-from samantha_tui.core.indexes.memories import ShortTermOrder, build_short_term
-from samantha_tui.core.indexes.scope import KindScope, Scope
-from samantha_tui.core.model import Kind, Memory, Tree
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics.model import Kind, Memory, Tree
+from samantha_tui.core.views.indexes.entries import entry_key, readable
+from samantha_tui.core.views.indexes.memories import ShortTermOrder, build_short_term
+from samantha_tui.core.views.indexes.scope import KindScope, Scope
+from samantha_tui.core.writing.store import Store
 
 from .conftest import TODAY
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core.index_writes import refresh, regenerate
-from samantha_tui.core.indexes import plan_updates
-from samantha_tui.core.store import Store
+from samantha_tui.core.views.indexes import plan_updates
+from samantha_tui.core.writing.index_writes import refresh, regenerate
+from samantha_tui.core.writing.store import Store
 
 from .conftest import LT, ST, TASKS, TODAY
 

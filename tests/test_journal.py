@@ -15,11 +15,13 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import door, impact, journal, lifecycle, plans, trash
-from samantha_tui.core.atomic import StoreError, digest_bytes
-from samantha_tui.core.indexes import plan_updates
-from samantha_tui.core.recovery import FINISH, ROLLBACK, recover
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics import plans
+from samantha_tui.core.views import lifecycle
+from samantha_tui.core.views.indexes import plan_updates
+from samantha_tui.core.writing import door, impact, journal, trash
+from samantha_tui.core.writing.atomic import StoreError, digest_bytes
+from samantha_tui.core.writing.recovery import FINISH, ROLLBACK, recover
+from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.recover import LATER, RecoverScreen
 

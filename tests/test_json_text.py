@@ -10,9 +10,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from samantha_tui.core.indexes.json_text import rewrite_json, same
-from samantha_tui.core.indexes.jsonfmt import dump_json
-from samantha_tui.core.json_spans import elements_at, object_at
+from samantha_tui.core.basics.json_spans import elements_at, object_at
+from samantha_tui.core.views.indexes.json_text import rewrite_json, same
+from samantha_tui.core.views.indexes.jsonfmt import dump_json
 
 _SCALARS = (
     st.none()

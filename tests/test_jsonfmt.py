@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from samantha_tui.core.indexes.jsonfmt import SharedEntry, dump_json
+from samantha_tui.core.views.indexes.jsonfmt import SharedEntry, dump_json
 
 _SCALARS = (
     st.none()

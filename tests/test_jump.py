@@ -8,8 +8,8 @@ from textual.command import CommandList, CommandPalette
 from textual.content import Content
 from textual.widgets import Input, Static
 
-from samantha_tui.core.search import SearchIndex
-from samantha_tui.core.store import Store
+from samantha_tui.core.views.search import SearchIndex
+from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.jump import PLACEHOLDER, JumpProvider, open_jump_palette
 
 from .conftest import LT, ST, TASKS, TODAY

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import lifecycle
-from samantha_tui.core.atomic import StoreError
-from samantha_tui.core.door import apply
-from samantha_tui.core.plans import Operation, Plan
+from samantha_tui.core.basics.plans import Operation, Plan
+from samantha_tui.core.views import lifecycle
+from samantha_tui.core.writing.atomic import StoreError
+from samantha_tui.core.writing.door import apply
 
 from .conftest import LT, ST, TASKS, TODAY
 
@@ -176,7 +176,7 @@ def test_a_failing_plan_changes_nothing(tree) -> None:
 
 
 def test_applying_a_pending_update_changes_the_index_as_the_real_tool(demo_root: Path) -> None:
-    from samantha_tui.core.store import Store
+    from samantha_tui.core.writing.store import Store
 
     store = Store(demo_root, lambda: TODAY)
     store.scan()
@@ -194,7 +194,7 @@ def test_applying_a_pending_update_changes_the_index_as_the_real_tool(demo_root:
 
 
 def test_review_on_the_demo_finds_something_of_each_kind(demo_root: Path) -> None:
-    from samantha_tui.core.store import Store
+    from samantha_tui.core.writing.store import Store
 
     store = Store(demo_root, lambda: TODAY)
     tree = store.scan()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core.locate import TreeNotFound, find_root, root_for_file
+from samantha_tui.core.reading.locate import TreeNotFound, find_root, root_for_file
 
 from .conftest import ST, make_tree
 
@@ -107,7 +107,7 @@ def test_every_command_says_a_missing_path_does_not_exist(
 def test_samantha_llms_config_is_read_where_samantha_llm_reads_it() -> None:
     """samantha-llm reads `~/.config/samantha-llm/config.json` under the home folder and never
     looks at $XDG_CONFIG_HOME: a tree it names there is the tree it uses."""
-    from samantha_tui.core.locate import config_path
+    from samantha_tui.core.reading.locate import config_path
 
     expected = Path("/home/ann/.config/samantha-llm/config.json")
     assert config_path({"HOME": "/home/ann"}) == expected

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from samantha_tui.core.indexes.markdown_merge import block_keys, patch_markdown
-from samantha_tui.core.model import Kind
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.views.indexes.markdown_merge import block_keys, patch_markdown
 
 OURS = (
     b"# Short-Term Memory Index\n\n**Last Updated**: 2026-06-15\n**Total Memories**: 3\n\n"

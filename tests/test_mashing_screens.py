@@ -22,7 +22,7 @@ import pytest
 from textual.command import CommandPalette
 from textual.screen import Screen
 
-from samantha_tui.core import edits
+from samantha_tui.core.writing import edits
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.messages import Conflicted
 from samantha_tui.ui.screens.bootstrap import BootstrapScreen

@@ -12,8 +12,8 @@ from textual.widgets import Input, Label, Select, Static, Switch
 from textual.widgets._select import SelectOverlay
 
 import samantha_tui.ui
-from samantha_tui.core.fields import build_vocabulary
-from samantha_tui.core.model import Kind
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.reading.fields import build_vocabulary
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.memory_form import FormResult, MemoryForm
 from samantha_tui.ui.widgets.safe_select import SafeSelect

@@ -18,14 +18,15 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import edits, journal, lifecycle
-from samantha_tui.core.atomic import StoreError, digest_of, write_atomic
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.edits import toggle_critical
-from samantha_tui.core.json_read import TooDeep, loads, read_regular
-from samantha_tui.core.scan import read_pending, read_sessions
-from samantha_tui.core.store import Store
-from samantha_tui.core.trash import TRASH_DIR, listing
+from samantha_tui.core.basics.json_read import TooDeep, loads, read_regular
+from samantha_tui.core.reading.scan import read_pending, read_sessions
+from samantha_tui.core.views import lifecycle
+from samantha_tui.core.writing import edits, journal
+from samantha_tui.core.writing.atomic import StoreError, digest_of, write_atomic
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.edits import toggle_critical
+from samantha_tui.core.writing.store import Store
+from samantha_tui.core.writing.trash import TRASH_DIR, listing
 from samantha_tui.ui.app import SamanthaApp
 
 from .conftest import ST, TASKS, TODAY, make_tree, memory_text
@@ -420,7 +421,7 @@ CHILD = """
 import sys
 import tempfile
 from pathlib import Path
-from samantha_tui.core.atomic import StoreError, digest_of, write_atomic
+from samantha_tui.core.writing.atomic import StoreError, digest_of, write_atomic
 path = Path(sys.argv[1])
 try:
     write_atomic(path, b"changed", "a.md", digest_of(path))

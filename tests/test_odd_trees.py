@@ -13,16 +13,16 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import bootstrap
-from samantha_tui.core.atomic import StoreError
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.edits import toggle_critical
-from samantha_tui.core.indexes import drift
-from samantha_tui.core.model import Kind
-from samantha_tui.core.store import Store
-from samantha_tui.core.trash import TRASH_DIR
-from samantha_tui.core.tree_lock import LOCK_FILE
-from samantha_tui.core.triggers import Signals
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.reading.triggers import Signals
+from samantha_tui.core.views import bootstrap
+from samantha_tui.core.views.indexes import drift
+from samantha_tui.core.writing.atomic import StoreError
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.edits import toggle_critical
+from samantha_tui.core.writing.store import Store
+from samantha_tui.core.writing.trash import TRASH_DIR
+from samantha_tui.core.writing.tree_lock import LOCK_FILE
 from samantha_tui.ui.app import SamanthaApp
 
 from .conftest import LT, ST, TASKS, TODAY, make_tree, memory_text

@@ -19,10 +19,10 @@ import pytest
 from textual.widgets import Input, Select
 
 from samantha_tui.cli import main
-from samantha_tui.core import door, edits, trash
-from samantha_tui.core.atomic import ConflictError, StoreError, digest_bytes
-from samantha_tui.core.plans import Operation, Plan
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics.plans import Operation, Plan
+from samantha_tui.core.writing import door, edits, trash
+from samantha_tui.core.writing.atomic import ConflictError, StoreError, digest_bytes
+from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.conflict import ConflictScreen

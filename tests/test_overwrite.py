@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import edits
-from samantha_tui.core.atomic import ConflictError, StoreError, digest_bytes
-from samantha_tui.core.curator import Curator, UndoConflict
-from samantha_tui.core.plans import Operation, Plan
+from samantha_tui.core.basics.plans import Operation, Plan
+from samantha_tui.core.writing import edits
+from samantha_tui.core.writing.atomic import ConflictError, StoreError, digest_bytes
+from samantha_tui.core.writing.curator import Curator, UndoConflict
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.conflict import ConflictScreen
 from tests.conftest import ST, TODAY, make_tree

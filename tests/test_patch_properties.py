@@ -17,15 +17,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from samantha_tui.core import edits, known_files
-from samantha_tui.core.atomic import StoreError
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.index_writes import regenerate
-from samantha_tui.core.indexes import entries, markdown, memories, merge, plan, scope
-from samantha_tui.core.indexes.patch import patch_list
-from samantha_tui.core.indexes.tracked import Tracked
-from samantha_tui.core.model import Kind, Memory
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics.model import Kind, Memory
+from samantha_tui.core.reading import known_files
+from samantha_tui.core.views.indexes import entries, markdown, memories, merge, plan, scope
+from samantha_tui.core.views.indexes.patch import patch_list
+from samantha_tui.core.views.indexes.tracked import Tracked
+from samantha_tui.core.writing import edits
+from samantha_tui.core.writing.atomic import StoreError
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.index_writes import regenerate
+from samantha_tui.core.writing.store import Store
 
 from .conftest import LT, ST, TODAY, write_demo
 from .curating import ONE, TWO, ready, text

@@ -15,11 +15,13 @@ from rich.console import Console
 from textual.widgets import Static
 
 from samantha_tui.cli import main
-from samantha_tui.core import impact, json_spans, lifecycle
-from samantha_tui.core.atomic import StoreError
-from samantha_tui.core.door import apply
-from samantha_tui.core.project_index import set_project_fields
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics import json_spans
+from samantha_tui.core.views import lifecycle
+from samantha_tui.core.writing import impact
+from samantha_tui.core.writing.atomic import StoreError
+from samantha_tui.core.writing.door import apply
+from samantha_tui.core.writing.project_index import set_project_fields
+from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
 
 from .conftest import TASKS, TODAY, make_tree

@@ -8,10 +8,11 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from samantha_tui.core import fields, frontmatter, schema
-from samantha_tui.core.model import Kind
-from samantha_tui.core.reader import memory_from_bytes
-from samantha_tui.core.wording import described, written
+from samantha_tui.core.basics import schema
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.basics.wording import described, written
+from samantha_tui.core.reading import fields, frontmatter
+from samantha_tui.core.reading.reader import memory_from_bytes
 
 TODAY = dt.date(2026, 6, 15)
 PYTHON = re.compile(

@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import bulk_edits, door, edits, fixes, impact, journal, lifecycle, plans
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.plans import Operation, Plan
-from samantha_tui.core.recovery import FINISH, ROLLBACK, recover
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics import plans
+from samantha_tui.core.basics.plans import Operation, Plan
+from samantha_tui.core.views import lifecycle
+from samantha_tui.core.writing import bulk_edits, door, edits, fixes, impact, journal
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.recovery import FINISH, ROLLBACK, recover
+from samantha_tui.core.writing.store import Store
 
 from .conftest import LT, ST, TASKS, TODAY, make_tree, memory_text
 

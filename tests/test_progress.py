@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import door, edits, plans, progress
-from samantha_tui.core.atomic import StoreError
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.indexes.plan import CHECKING, UPDATING, WRITING
-from samantha_tui.core.recovery import FINISH, FINISHING, ROLLBACK, ROLLING_BACK, recover
-from samantha_tui.core.scan import READING
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics import plans, progress
+from samantha_tui.core.reading.scan import READING
+from samantha_tui.core.views.indexes.plan import CHECKING, UPDATING, WRITING
+from samantha_tui.core.writing import door, edits
+from samantha_tui.core.writing.atomic import StoreError
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.recovery import FINISH, FINISHING, ROLLBACK, ROLLING_BACK, recover
+from samantha_tui.core.writing.store import Store
 
 from .conftest import ST, TODAY, make_tree
 from .pilot import memory

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from samantha_tui.core.model import Kind
-from samantha_tui.core.query import Filter, Query, QueryError, Term, parse
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.views.query import Filter, Query, QueryError, Term, parse
 
 
 def test_words_are_casefolded_terms_in_order() -> None:

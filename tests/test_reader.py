@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from samantha_tui.core import frontmatter, reader
-from samantha_tui.core.model import Kind, Memory, Severity
-from samantha_tui.core.reader import memory_from_bytes
+from samantha_tui.core.basics.model import Kind, Memory, Severity
+from samantha_tui.core.reading import frontmatter, reader
+from samantha_tui.core.reading.reader import memory_from_bytes
 
 from .conftest import ST, TODAY, memory_text
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core.model import Problem
-from samantha_tui.core.problem_field import field_of
-from samantha_tui.core.project_files import project_files
+from samantha_tui.core.basics.model import Problem
+from samantha_tui.core.basics.problem_field import field_of
+from samantha_tui.core.writing.project_files import project_files
 from samantha_tui.ui.folder_opener import NoOpener, opener_command
 from samantha_tui.ui.markdown_source import keep_field_lines, markdown_source
 from samantha_tui.ui.widgets.preview import PREVIEW_BODY_CHARS, preview_part

@@ -7,10 +7,10 @@ import datetime as dt
 
 import pytest
 
-from samantha_tui.core import edits, trash
-from samantha_tui.core.atomic import StoreError
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.plans import Operation, Plan
+from samantha_tui.core.basics.plans import Operation, Plan
+from samantha_tui.core.writing import edits, trash
+from samantha_tui.core.writing.atomic import StoreError
+from samantha_tui.core.writing.curator import Curator
 from tests.conftest import ST, TASKS
 from tests.curating import ONE, TWO, index_clean, on_disk, ready, text
 

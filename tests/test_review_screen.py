@@ -1,5 +1,5 @@
 """The review screen in the real app on the demo tree, judged by the files on disk and the indexes;
-and the batch plan and its impact in words (core/impact.py)."""
+and the batch plan and its impact in words (core/writing/impact.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static, Tabs
 
-from samantha_tui.core import impact, lifecycle, trash
-from samantha_tui.core.plans import Operation
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics.plans import Operation
+from samantha_tui.core.views import lifecycle
+from samantha_tui.core.writing import impact, trash
+from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.review import ReviewScreen, ReviewTable

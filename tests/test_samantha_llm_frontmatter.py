@@ -10,13 +10,14 @@ import pytest
 
 from samantha_tui.cli import main
 from samantha_tui.commands.edit import parse_value
-from samantha_tui.core import frontmatter, lifecycle
-from samantha_tui.core.atomic import StoreError
-from samantha_tui.core.bootstrap import Signals, Tier, plan
-from samantha_tui.core.frontmatter import FrontmatterError, edit
-from samantha_tui.core.indexes.entries import readable
-from samantha_tui.core.model import Kind, Severity
-from samantha_tui.core.reader import memory_from_bytes
+from samantha_tui.core.basics.model import Kind, Severity
+from samantha_tui.core.reading import frontmatter
+from samantha_tui.core.reading.frontmatter import FrontmatterError, edit
+from samantha_tui.core.reading.reader import memory_from_bytes
+from samantha_tui.core.views import lifecycle
+from samantha_tui.core.views.bootstrap import Signals, Tier, plan
+from samantha_tui.core.views.indexes.entries import readable
+from samantha_tui.core.writing.atomic import StoreError
 
 from .conftest import ST, TODAY
 
@@ -331,7 +332,7 @@ def test_a_cached_record_drops_the_future_warning_once_the_day_comes(tree, monke
     long_ago = dt.datetime(2020, 1, 1).timestamp()
     os.utime(store.root / ST / "later.md", (long_ago, long_ago))
     store.scan()  # cached now
-    from samantha_tui.core.store import Store
+    from samantha_tui.core.writing.store import Store
 
     later = Store(store.root, lambda: ahead)
     (memory,) = later.scan().memories

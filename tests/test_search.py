@@ -10,8 +10,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from samantha_tui.cli import main
-from samantha_tui.core.model import Kind, Memory
-from samantha_tui.core.search import BODY_CHARS, SearchIndex, forgives_typo
+from samantha_tui.core.basics.model import Kind, Memory
+from samantha_tui.core.views.search import BODY_CHARS, SearchIndex, forgives_typo
 
 from .conftest import LT, ST, TODAY, memory_text
 
@@ -218,7 +218,7 @@ def test_negated_words_exclude_any_field_including_the_body() -> None:
 
 
 def test_a_limit_cuts_the_same_ranking_short(demo_root) -> None:
-    from samantha_tui.core.scan import scan
+    from samantha_tui.core.reading.scan import scan
 
     index = SearchIndex.build(scan(demo_root, TODAY).memories, TODAY)
     queries = (

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from samantha_tui.core.search import SPARSE, SearchIndex, bitset, flags_of, slots_of, union_of
+from samantha_tui.core.views.search import SPARSE, SearchIndex, bitset, flags_of, slots_of, union_of
 
 from .conftest import TODAY
 from .test_search import mem

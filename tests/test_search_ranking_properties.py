@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from samantha_tui.core.model import Kind
-from samantha_tui.core.search import SearchIndex
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.views.search import SearchIndex
 
 from .conftest import TODAY
 from .test_search import mem

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core.catalog import cache_folder, catalog_file
-from samantha_tui.core.model import Kind, Memory
-from samantha_tui.core.search import SearchIndex
-from samantha_tui.core.search_store import VERSION, SearchStore, answer
+from samantha_tui.core.basics.model import Kind, Memory
+from samantha_tui.core.reading.catalog import cache_folder, catalog_file
+from samantha_tui.core.views.search import SearchIndex
+from samantha_tui.core.views.search_store import VERSION, SearchStore, answer
 
 from .conftest import TODAY
 from .test_search_store_properties import _contents

@@ -10,9 +10,9 @@ from array import array
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from samantha_tui.core.model import Kind, Memory
-from samantha_tui.core.search import SCOPES, SearchIndex
-from samantha_tui.core.search_store import SearchStore
+from samantha_tui.core.basics.model import Kind, Memory
+from samantha_tui.core.views.search import SCOPES, SearchIndex
+from samantha_tui.core.views.search_store import SearchStore
 
 from .conftest import TODAY
 

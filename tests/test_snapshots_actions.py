@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import trash
+from samantha_tui.core.writing import trash
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.trash import TrashScreen
 

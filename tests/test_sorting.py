@@ -8,8 +8,8 @@ import itertools
 from hypothesis import given
 from hypothesis import strategies as st
 
-from samantha_tui.core.model import Kind, Memory
-from samantha_tui.core.sorting import (
+from samantha_tui.core.basics.model import Kind, Memory
+from samantha_tui.core.basics.sorting import (
     KEYS,
     SortField,
     SortOrder,

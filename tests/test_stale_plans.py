@@ -15,10 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import door, impact, journal, lifecycle, plans, trash
-from samantha_tui.core.atomic import digest_bytes
-from samantha_tui.core.recovery import FINISH, ROLLBACK, recover
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics import plans
+from samantha_tui.core.views import lifecycle
+from samantha_tui.core.writing import door, impact, journal, trash
+from samantha_tui.core.writing.atomic import digest_bytes
+from samantha_tui.core.writing.recovery import FINISH, ROLLBACK, recover
+from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import catalog as catalog_module
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.model import Kind, Listed, Memory
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics.model import Kind, Listed, Memory
+from samantha_tui.core.reading import catalog as catalog_module
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.memory_form import MemoryForm
 from samantha_tui.ui.screens.reader import ReaderScreen

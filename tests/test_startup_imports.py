@@ -34,19 +34,19 @@ LATER = (
     "samantha_tui.ui.screens.notices",
     "samantha_tui.ui.screens.export",
     "samantha_tui.ui.sort_menu",
-    "samantha_tui.core.edits",
-    "samantha_tui.core.bulk_edits",
-    "samantha_tui.core.fixes",
-    "samantha_tui.core.fields",
-    "samantha_tui.core.door",
-    "samantha_tui.core.indexes",
-    "samantha_tui.core.recovery",
-    "samantha_tui.core.search",
-    "samantha_tui.core.query",
-    "samantha_tui.core.lifecycle",
-    "samantha_tui.core.bootstrap",
-    "samantha_tui.core.subconscious",
-    "samantha_tui.core.watch",
+    "samantha_tui.core.writing.edits",
+    "samantha_tui.core.writing.bulk_edits",
+    "samantha_tui.core.writing.fixes",
+    "samantha_tui.core.reading.fields",
+    "samantha_tui.core.writing.door",
+    "samantha_tui.core.views.indexes",
+    "samantha_tui.core.writing.recovery",
+    "samantha_tui.core.views.search",
+    "samantha_tui.core.views.query",
+    "samantha_tui.core.views.lifecycle",
+    "samantha_tui.core.views.bootstrap",
+    "samantha_tui.core.reading.subconscious",
+    "samantha_tui.core.reading.watch",
     "watchfiles",
     "rapidfuzz",
 )
@@ -57,7 +57,7 @@ DRAWN = (
     "samantha_tui.ui.widgets.memory_table",
     "samantha_tui.ui.widgets.status_line",
     "samantha_tui.ui.widgets.counted_tabs",
-    "samantha_tui.core.store",
+    "samantha_tui.core.writing.store",
 )
 
 
@@ -98,7 +98,11 @@ def test_a_headless_command_imports_no_textual(argv: list[str], demo_root: Path)
     )
     modules = imported_after(code)
     # The command did read the tree: a search through the catalog alone, the others a store.
-    reader = "samantha_tui.core.tree_search" if argv[0] == "search" else "samantha_tui.core.store"
+    reader = (
+        "samantha_tui.core.views.tree_search"
+        if argv[0] == "search"
+        else "samantha_tui.core.writing.store"
+    )
     assert reader in modules
     toolkit = sorted(name for name in modules if name.split(".")[0] in ("textual", "rich"))
     assert toolkit == [], f"samantha-tui {' '.join(argv)} imported {toolkit[:5]}"
@@ -130,7 +134,7 @@ def test_a_headless_command_imports_only_its_own_command_module(demo_root: Path)
     commands = sorted(m for m in modules if m.startswith("samantha_tui.commands."))
     assert "samantha_tui.commands.check" in commands
     assert not {"samantha_tui.commands.curate", "samantha_tui.commands.search"} & set(commands)
-    assert "samantha_tui.core.lifecycle" not in modules
+    assert "samantha_tui.core.views.lifecycle" not in modules
     assert "rapidfuzz" not in modules
 
 
@@ -144,6 +148,10 @@ def test_a_headless_search_imports_neither_the_store_nor_the_writer(demo_root: P
         f"    main(['search', 'ci', '--tree', {str(demo_root)!r}])\n"
     )
     modules = imported_after(code)
-    assert "samantha_tui.core.tree_search" in modules
-    heavy = {"samantha_tui.core.store", "samantha_tui.core.atomic", "samantha_tui.core.trash"}
+    assert "samantha_tui.core.views.tree_search" in modules
+    heavy = {
+        "samantha_tui.core.writing.store",
+        "samantha_tui.core.writing.atomic",
+        "samantha_tui.core.writing.trash",
+    }
     assert sorted(heavy & modules) == []

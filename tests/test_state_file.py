@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from samantha_tui.core.sorting import SortField, SortOrder
+from samantha_tui.core.basics.sorting import SortField, SortOrder
 from samantha_tui.ui.state_file import AppState, load_state, save_state, state_path
 
 

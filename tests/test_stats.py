@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.indexes import Disagreement, DriftReport, KindDrift
-from samantha_tui.core.model import Kind
-from samantha_tui.core.stats import DriftSummary, MonthCount, last_months, stats, top
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.views.indexes import Disagreement, DriftReport, KindDrift
+from samantha_tui.core.views.stats import DriftSummary, MonthCount, last_months, stats, top
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.store import Store
 
 from .conftest import LT, ST, TASKS, TODAY, memory_text
 

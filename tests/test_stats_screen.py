@@ -10,8 +10,8 @@ import pytest
 from rich.style import Style
 from rich.text import Text
 
-from samantha_tui.core.model import Kind
-from samantha_tui.core.stats import DriftSummary, MonthCount
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.views.stats import DriftSummary, MonthCount
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.stats import BarRow, Bars, StatsScreen, bar_lines, hbar, month_chart
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core.atomic import ConflictError, StoreError
-from samantha_tui.core.model import Kind
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.writing.atomic import ConflictError, StoreError
 
 from .conftest import LT, ST, TASKS, TODAY
 
@@ -75,7 +75,7 @@ def test_a_file_changed_since_it_was_read_is_not_written(tree) -> None:
 def test_a_file_changed_during_the_write_is_not_overwritten(tree, monkeypatch) -> None:
     store = tree({f"{ST}/n.md": TEXT})
     path = store.root / ST / "n.md"
-    from samantha_tui.core import atomic
+    from samantha_tui.core.writing import atomic
 
     real_fsync = os.fsync
 
@@ -93,7 +93,7 @@ def test_a_file_changed_during_the_write_is_not_overwritten(tree, monkeypatch) -
 
 def test_a_failing_write_leaves_the_original_and_no_temporary_file(tree, monkeypatch) -> None:
     store = tree({f"{ST}/n.md": TEXT})
-    from samantha_tui.core import atomic
+    from samantha_tui.core.writing import atomic
 
     def disk_full(*args, **kwargs):
         raise OSError(28, "No space left on device")
@@ -198,7 +198,7 @@ def test_create_refuses_to_replace_and_validates(tree) -> None:
 
 
 def test_scan_skips_indexes_pending_updates_and_staging(demo_root: Path) -> None:
-    from samantha_tui.core.store import Store
+    from samantha_tui.core.writing.store import Store
 
     tree = Store(demo_root, lambda: TODAY).scan()
     paths = [m.path for m in tree.memories]
@@ -211,7 +211,7 @@ def test_scan_skips_indexes_pending_updates_and_staging(demo_root: Path) -> None
 
 
 def test_a_kind_folder_that_is_a_file_is_reported(tmp_path: Path) -> None:
-    from samantha_tui.core.store import Store
+    from samantha_tui.core.writing.store import Store
 
     (tmp_path / ".ai").mkdir()
     (tmp_path / ".ai" / "long-term-memory").write_text("oops")
@@ -220,7 +220,7 @@ def test_a_kind_folder_that_is_a_file_is_reported(tmp_path: Path) -> None:
 
 
 def test_write_file_is_atomic_and_conflict_checked(tree) -> None:
-    from samantha_tui.core.atomic import digest_bytes
+    from samantha_tui.core.writing.atomic import digest_bytes
 
     store = tree({})
     rel = f"{ST}/index.json"
@@ -253,7 +253,7 @@ def test_records_stay_in_scan_order_through_changes(tree) -> None:
 
 
 def test_which_kind_holds_a_path_is_answered_once_for_every_caller() -> None:
-    from samantha_tui.core.model import Kind, kind_of_path, short_path
+    from samantha_tui.core.basics.model import Kind, kind_of_path, short_path
 
     assert kind_of_path(f"{ST}/n.md") is Kind.SHORT_TERM
     assert kind_of_path(".ai/current-tasks/.ai/api/docs/a.md") is Kind.CURRENT_TASKS

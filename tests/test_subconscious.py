@@ -1,5 +1,6 @@
 """Sessions awaiting `samantha-llm subconscious merge`: what the merge writes, and the warning when
-a memory about to be trashed is one it writes again (core/subconscious.py and where it shows)."""
+a memory about to be trashed is one it writes again (core/reading/subconscious.py and where it
+shows)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from rich.console import Console
 from textual.widgets import Static
 
 from samantha_tui.cli import main
-from samantha_tui.core import edits, impact, lifecycle, subconscious
-from samantha_tui.core.store import Store
+from samantha_tui.core.reading import subconscious
+from samantha_tui.core.views import lifecycle
+from samantha_tui.core.writing import edits, impact
+from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 

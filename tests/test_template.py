@@ -6,10 +6,11 @@ import datetime as dt
 
 import pytest
 
-from samantha_tui.core import frontmatter, template
-from samantha_tui.core.atomic import StoreError
-from samantha_tui.core.model import Kind
-from samantha_tui.core.template import MAX_NAME, name_from, new_memory
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.reading import frontmatter
+from samantha_tui.core.writing import template
+from samantha_tui.core.writing.atomic import StoreError
+from samantha_tui.core.writing.template import MAX_NAME, name_from, new_memory
 
 from .conftest import LT, ST, TASKS, TODAY
 

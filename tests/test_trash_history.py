@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from samantha_tui.core import edits
-from samantha_tui.core.atomic import StoreError
-from samantha_tui.core.curator import Curator, Emptied
+from samantha_tui.core.writing import edits
+from samantha_tui.core.writing.atomic import StoreError
+from samantha_tui.core.writing.curator import Curator, Emptied
 from tests.conftest import ST
 from tests.curating import on_disk, ready
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import edits, trash
+from samantha_tui.core.writing import edits, trash
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.trash import TrashScreen
 from samantha_tui.ui.widgets.preview import Preview

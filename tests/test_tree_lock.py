@@ -20,11 +20,12 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import door, journal, plans, trash, tree_lock
-from samantha_tui.core.atomic import StoreError
-from samantha_tui.core.model import Severity
-from samantha_tui.core.store import Store
-from samantha_tui.core.watch import batch_of
+from samantha_tui.core.basics import plans
+from samantha_tui.core.basics.model import Severity
+from samantha_tui.core.reading.watch import batch_of
+from samantha_tui.core.writing import door, journal, trash, tree_lock
+from samantha_tui.core.writing.atomic import StoreError
+from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.recover import RecoverScreen
 
@@ -42,7 +43,7 @@ SHORT_WAIT = "0.4"
 HOLDER = """
 import sys, time
 from pathlib import Path
-from samantha_tui.core import tree_lock
+from samantha_tui.core.writing import tree_lock
 root, held, release = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
 tree_lock.name_this_process(sys.argv[4])
 with tree_lock.hold(root):
@@ -56,8 +57,9 @@ with tree_lock.hold(root):
 BATCH = """
 import json, sys, time
 from pathlib import Path
-from samantha_tui.core import door, plans, tree_lock
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics import plans
+from samantha_tui.core.writing import door, tree_lock
+from samantha_tui.core.writing.store import Store
 root, paused, release, go = (Path(a) for a in sys.argv[1:5])
 pause_at, ops, name = int(sys.argv[5]), json.loads(sys.argv[6]), sys.argv[7]
 step_seconds = float(sys.argv[8])

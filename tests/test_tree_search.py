@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import catalog
-from samantha_tui.core.catalog import Catalog
-from samantha_tui.core.model import Memory
-from samantha_tui.core.scan import refresh, scan
-from samantha_tui.core.search import SearchIndex
-from samantha_tui.core.search_store import GENERATION, SearchStore
-from samantha_tui.core.tree_search import answer_tree
+from samantha_tui.core.basics.model import Memory
+from samantha_tui.core.reading import catalog
+from samantha_tui.core.reading.catalog import Catalog
+from samantha_tui.core.reading.scan import refresh, scan
+from samantha_tui.core.views.search import SearchIndex
+from samantha_tui.core.views.search_store import GENERATION, SearchStore
+from samantha_tui.core.views.tree_search import answer_tree
 
 from .conftest import LT, ST, TODAY, make_tree, memory_text
 from .fresh_python import imported_after, locked_by_another_process
@@ -186,19 +186,21 @@ def test_a_locked_catalog_answers_from_a_scan(
 
 
 def test_the_command_imports_no_store_indexes_writer_or_textual() -> None:
-    modules = imported_after("import samantha_tui.core.tree_search, samantha_tui.core.catalog")
+    modules = imported_after(
+        "import samantha_tui.core.views.tree_search, samantha_tui.core.reading.catalog"
+    )
     heavy = [
         m
         for m in modules
         if m.split(".")[0] in ("textual", "rich", "yaml")
         or m.startswith(
             (
-                "samantha_tui.core.store",
-                "samantha_tui.core.indexes",
-                "samantha_tui.core.curator",
-                "samantha_tui.core.atomic",
-                "samantha_tui.core.frontmatter",
-                "samantha_tui.core.reader",
+                "samantha_tui.core.writing.store",
+                "samantha_tui.core.views.indexes",
+                "samantha_tui.core.writing.curator",
+                "samantha_tui.core.writing.atomic",
+                "samantha_tui.core.reading.frontmatter",
+                "samantha_tui.core.reading.reader",
             )
         )
     ]

@@ -26,13 +26,14 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import edits, frontmatter, trash
-from samantha_tui.core.atomic import ConflictError, StoreError
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.model import Kind
-from samantha_tui.core.plans import Plan
-from samantha_tui.core.store import Store
-from samantha_tui.core.watch import watch_tree
+from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.basics.plans import Plan
+from samantha_tui.core.reading import frontmatter
+from samantha_tui.core.reading.watch import watch_tree
+from samantha_tui.core.writing import edits, trash
+from samantha_tui.core.writing.atomic import ConflictError, StoreError
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.live import INDEX_QUIET
 from samantha_tui.ui.screens.confirm import ConfirmScreen

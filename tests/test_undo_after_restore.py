@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import edits, trash
-from samantha_tui.core import store as store_module
-from samantha_tui.core.atomic import StoreError
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.plans import Operation, Plan
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics.plans import Operation, Plan
+from samantha_tui.core.writing import edits, trash
+from samantha_tui.core.writing import store as store_module
+from samantha_tui.core.writing.atomic import StoreError
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.store import Store
 
 from .conftest import TODAY
 from .pilot import ALPHA, alpha_and_beta

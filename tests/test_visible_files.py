@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.cli import main
-from samantha_tui.core import edits, impact, lifecycle
-from samantha_tui.core.door import apply
-from samantha_tui.core.model import Kind, Severity
-from samantha_tui.core.scan import scan, unlisted_markdown
-from samantha_tui.core.store import Store
-from samantha_tui.core.trash import peek
+from samantha_tui.core.basics.model import Kind, Severity
+from samantha_tui.core.reading.scan import scan, unlisted_markdown
+from samantha_tui.core.views import lifecycle
+from samantha_tui.core.writing import edits, impact
+from samantha_tui.core.writing.door import apply
+from samantha_tui.core.writing.store import Store
+from samantha_tui.core.writing.trash import peek
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 

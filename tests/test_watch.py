@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from watchfiles import Change
 
-from samantha_tui.core.atomic import StoreError
-from samantha_tui.core.watch import FileBatch, batch_of, watch_tree
+from samantha_tui.core.reading.watch import FileBatch, batch_of, watch_tree
+from samantha_tui.core.writing.atomic import StoreError
 
 from .conftest import LT, ST, TASKS, make_tree
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import door, edits
-from samantha_tui.core.search import SearchIndex
+from samantha_tui.core.views.search import SearchIndex
+from samantha_tui.core.writing import door, edits
 from samantha_tui.ui.app import SamanthaApp
 
 from .conftest import TODAY

@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from samantha_tui.core import edits, known_files
-from samantha_tui.core.atomic import ConflictError, StoreError, write_atomic
-from samantha_tui.core.curator import Curator
-from samantha_tui.core.model import Kind, Memory
-from samantha_tui.core.store import Store
+from samantha_tui.core.basics.model import Kind, Memory
+from samantha_tui.core.reading import known_files
+from samantha_tui.core.writing import edits
+from samantha_tui.core.writing.atomic import ConflictError, StoreError, write_atomic
+from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.store import Store
 
 from .conftest import ST, TODAY, make_tree
 from .curating import ONE, TWO, ready, text

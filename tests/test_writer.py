@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from samantha_tui.core import frontmatter
-from samantha_tui.core.frontmatter import FrontmatterError, edit, parse, render_new
+from samantha_tui.core.reading import frontmatter
+from samantha_tui.core.reading.frontmatter import FrontmatterError, edit, parse, render_new
 
 # --- generated frontmatter in the styles people and tools really write ---------------------------
 

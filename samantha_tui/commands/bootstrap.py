@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..core.bootstrap import BootstrapPlan, PlanItem, Signals, Tier, plan
-from ..core.bootstrap_markdown import DISAGREES
-from ..core.model import short_path
+from ..core.basics.model import short_path
+from ..core.views.bootstrap import BootstrapPlan, PlanItem, Signals, Tier, plan
+from ..core.views.bootstrap_markdown import DISAGREES
 from .common import open_store, tree_argument
 from .output import print_json
 

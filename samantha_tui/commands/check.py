@@ -11,9 +11,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..core import journal
-from ..core.indexes.health import json_problems
-from ..core.model import Problem, Severity
+from ..core.basics.model import Problem, Severity
+from ..core.views.indexes.health import json_problems
+from ..core.writing import journal
 from .common import EXIT_PROBLEMS, open_store, tree_argument
 from .output import print_json
 

@@ -7,12 +7,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core.locate import find_root
-from ..core.visible import visible
+from ..core.basics.visible import visible
+from ..core.reading.locate import find_root
 
 if TYPE_CHECKING:
-    from ..core.plans import Plan
-    from ..core.store import Store
+    from ..core.basics.plans import Plan
+    from ..core.writing.store import Store
 
 EXIT_PROBLEMS = 1
 EXIT_NOT_FOUND = 2
@@ -43,7 +43,7 @@ def locate(args: argparse.Namespace) -> Path:
 def open_store(args: argparse.Namespace) -> Store:
     """A store over the tree the arguments name, already scanned."""
     # Imported here: the store brings the writer, YAML and the trash, which a search never needs.
-    from ..core.store import Store
+    from ..core.writing.store import Store
 
     store = Store(locate(args))
     tree = store.scan()
@@ -55,8 +55,8 @@ def open_store(args: argparse.Namespace) -> Store:
 def print_unpatched(store: Store, plan: Plan) -> None:
     """Say which index a change could not patch (it cannot be read) and so left as it is."""
     # Imported here: only the commands that write bring the indexes and the plans.
-    from ..core.indexes import health
-    from ..core.plans import touched_by
+    from ..core.basics.plans import touched_by
+    from ..core.views.indexes import health
 
     paths = [path for op in plan.operations for path in touched_by(op)]
     for line in health.unpatched_after(store.root, paths):

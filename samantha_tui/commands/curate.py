@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..core import impact, lifecycle, subconscious
-from ..core.door import apply
-from ..core.model import Kind
-from ..core.plans import Plan
-from ..core.store import Store
-from ..core.subconscious import MERGE_COMMAND
+from ..core.basics.model import Kind
+from ..core.basics.plans import Plan
+from ..core.reading import subconscious
+from ..core.reading.subconscious import MERGE_COMMAND
+from ..core.views import lifecycle
+from ..core.writing import impact
+from ..core.writing.door import apply
+from ..core.writing.store import Store
 from .common import open_store, print_unpatched, tree_argument
 from .output import print_json
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..core import clock
+from ..core.basics import clock
 from .common import UserError
 
 

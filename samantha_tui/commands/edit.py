@@ -6,11 +6,11 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..core import frontmatter
-from ..core.door import apply
-from ..core.locate import find_root, root_for_file
-from ..core.plans import Operation, Plan
-from ..core.store import Store
+from ..core.basics.plans import Operation, Plan
+from ..core.reading import frontmatter
+from ..core.reading.locate import find_root, root_for_file
+from ..core.writing.door import apply
+from ..core.writing.store import Store
 from .common import UserError, print_unpatched, tree_option
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.curator import Curator
-from ..core.door import apply
-from ..core.indexes import drift, unindexed
+from ..core.views.indexes import drift, unindexed
+from ..core.writing.curator import Curator
+from ..core.writing.door import apply
 from .common import EXIT_PROBLEMS, open_store, tree_argument
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-from ..core.visible import visible_lines
+from ..core.basics.visible import visible_lines
 
 
 class VisibleStream:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..core import journal
-from ..core.recovery import FINISH, ROLLBACK, Preview, index_drift, preview, recover
-from ..core.store import Store
+from ..core.writing import journal
+from ..core.writing.recovery import FINISH, ROLLBACK, Preview, index_drift, preview, recover
+from ..core.writing.store import Store
 from .common import EXIT_PROBLEMS, locate, tree_argument
 
 

@@ -1,7 +1,7 @@
 """`search QUERY`: the memories a query finds, best first, as the UI's search would rank them.
 
-It reads no more of the tree than its answer needs (core/tree_search.py), and imports neither the
-store nor the writer: a headless search is a command to run many times a minute.
+It reads no more of the tree than its answer needs (core/views/tree_search.py), and imports
+neither the store nor the writer: a headless search is a command to run many times a minute.
 """
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..core import clock
-from ..core.catalog import Catalog
-from ..core.model import Memory
-from ..core.query import QueryError, parse
-from ..core.tree_search import answer_tree
-from ..core.visible import visible
+from ..core.basics import clock
+from ..core.basics.model import Memory
+from ..core.basics.visible import visible
+from ..core.reading.catalog import Catalog
+from ..core.views.query import QueryError, parse
+from ..core.views.tree_search import answer_tree
 from .common import UserError, locate, tree_option
 from .output import print_json
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..core import door, edits, journal, trash, tree_lock
-from ..core.store import Store
+from ..core.writing import door, edits, journal, trash, tree_lock
+from ..core.writing.store import Store
 from .common import EXIT_PROBLEMS, UserError, open_store, tree_option
 
 

@@ -30,10 +30,10 @@ from textual.screen import Screen
 from textual.widgets import Tabs
 from textual.worker import Worker, WorkerState
 
-from ..core import clock
-from ..core.curator import Curator
-from ..core.model import Kind, Listed, Memory, Tree
-from ..core.store import Store
+from ..core.basics import clock
+from ..core.basics.model import Kind, Listed, Memory, Tree
+from ..core.writing.curator import Curator
+from ..core.writing.store import Store
 from ..settings import Settings, load_settings
 from . import keys, layout, notices, quit_hint, rows
 from .editing import Editing

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from ..core.bootstrap import (
+from ..core.views.bootstrap import (
     FREQUENT_REFERENCES,
     RECENT_DAYS,
     BootstrapPlan,
@@ -15,7 +15,7 @@ from ..core.bootstrap import (
     PlanItem,
     Tier,
 )
-from ..core.bootstrap_markdown import DISAGREES, HEADINGS
+from ..core.views.bootstrap_markdown import DISAGREES, HEADINGS
 from .visible_text import shown
 from .widgets.memory_table import Column, TableRow
 

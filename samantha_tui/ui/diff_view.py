@@ -7,7 +7,7 @@ import difflib
 from rich.table import Table
 from rich.text import Text
 
-from ..core.model import Memory
+from ..core.basics.model import Memory
 from .visible_text import shown
 
 KEPT_SIGN, KEPT_STYLE = "●", "green"

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import SuspendNotSupported
 
-from ..core.atomic import ConflictError, StoreError
-from ..core.curator import UndoConflict
-from ..core.model import Kind, Memory, Problem, short_path
+from ..core.basics.model import Kind, Memory, Problem, short_path
+from ..core.writing.atomic import ConflictError, StoreError
+from ..core.writing.curator import UndoConflict
 from . import keys
 from .focus_keys import app_action_allowed, typed_actions
 from .imported import class_if_imported
@@ -29,7 +29,7 @@ from .screens.live_screen import LiveScreen
 # The edits, the fixes and every form and dialog load when a change is first asked for: the
 # first frame draws none of them.
 if TYPE_CHECKING:
-    from ..core.plans import Plan
+    from ..core.basics.plans import Plan
     from .host import Host
     from .screens.bulk_form import BulkForm
     from .screens.memory_form import FormResult, MemoryForm
@@ -134,13 +134,13 @@ class Editing(Host):
 
     def toggle_critical_of(self, path: str) -> None:
         """`c` on any memory, from any screen."""
-        from ..core import edits
+        from ..core.writing import edits
 
         self.change(lambda: edits.toggle_critical(self._current(path)))
 
     def step_importance_of(self, path: str, step: int) -> None:
         """`+` / `-` on any memory, from any screen."""
-        from ..core import edits
+        from ..core.writing import edits
 
         self.change(lambda: edits.step_importance(self._current(path), step))
 
@@ -216,7 +216,7 @@ class Editing(Host):
                 markup=False,
             )
             return
-        from ..core import edits, fixes
+        from ..core.writing import edits, fixes
         from .screens.confirm import ConfirmScreen
 
         try:
@@ -244,7 +244,8 @@ class Editing(Host):
         targets = marked or ([m] if (m := self._target()) is not None else [])
         if not targets:
             return
-        from ..core import edits, subconscious
+        from ..core.reading import subconscious
+        from ..core.writing import edits
         from .screens.confirm import ConfirmScreen
 
         names = [short_path(m.path) for m in targets]
@@ -253,7 +254,7 @@ class Editing(Host):
             lines.append(f"… and {len(names) - SHOWN_IN_CONFIRM} more")
         if any(m.kind.is_project_kind for m in targets):
             # Imported here: it brings the curation rules, which a start does not need (6 ms).
-            from ..core.impact import also_goes_lines
+            from ..core.writing.impact import also_goes_lines
 
             lines.append("A project goes with its whole folder.")
             lines.extend(also_goes_lines(edits.delete(targets), self.curator.tree))
@@ -295,7 +296,7 @@ class Editing(Host):
         # is theirs to keep, and saving says why it cannot be written.
         if memory is not None and draft is None and not self._form_can_save(memory):
             return
-        from ..core.fields import build_vocabulary
+        from ..core.reading.fields import build_vocabulary
         from .screens.memory_form import MemoryForm
 
         vocabulary = build_vocabulary(self.curator.tree)
@@ -305,7 +306,7 @@ class Editing(Host):
     def _form_can_save(self, memory: Memory) -> bool:
         """Whether the file as it is on disk can take the form's fields; if not, say why and
         what to do instead, before anything is typed."""
-        from ..core import edits
+        from ..core.writing import edits
 
         try:
             reason = edits.why_fields_cannot_be_saved(self.curator.read_bytes(memory.path))
@@ -331,8 +332,8 @@ class Editing(Host):
     def _form_saved(self, kind: Kind, result: FormResult | None) -> None:
         if result is None:
             return
-        from ..core import edits
-        from ..core.frontmatter import render_new
+        from ..core.reading.frontmatter import render_new
+        from ..core.writing import edits
 
         draft = dict(result.draft)
         if result.new_memory is not None:

@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING
 from textual.app import App
 
 if TYPE_CHECKING:
-    from ..core.curator import Curator
-    from ..core.model import Kind, Listed, Memory, Tree
-    from ..core.plans import Plan
-    from ..core.search import SearchResult
-    from ..core.store import Store
+    from ..core.basics.model import Kind, Listed, Memory, Tree
+    from ..core.basics.plans import Plan
+    from ..core.views.search import SearchResult
+    from ..core.writing.curator import Curator
+    from ..core.writing.store import Store
     from ..settings import Settings
     from .messages import Changed
     from .rows import Spans

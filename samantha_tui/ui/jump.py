@@ -21,15 +21,15 @@ from textual.style import Style
 from textual.system_commands import SystemCommandsProvider
 from textual.theme import ThemeProvider
 
-from ..core.model import Kind, Memory, Tree
-from ..core.visible import visible, visible_with_spans
+from ..core.basics.model import Kind, Memory, Tree
+from ..core.basics.visible import visible, visible_with_spans
 from . import rows
 from .screens.dismiss_once import DismissOnce
 from .visible_text import shown_content
 
 if TYPE_CHECKING:
-    from ..core.search import SearchIndex, SearchResult
-    from ..core.store import Store
+    from ..core.views.search import SearchIndex, SearchResult
+    from ..core.writing.store import Store
 
 PLACEHOLDER = "Jump to a memory…"
 SEARCH_LIMIT = 50

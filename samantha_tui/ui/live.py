@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 from textual.timer import Timer
 
-from ..core.atomic import ConflictError, StoreError
-from ..core.model import short_path
+from ..core.basics.model import short_path
+from ..core.writing.atomic import ConflictError, StoreError
 from .imported import class_if_imported
 from .messages import Changed, ChangeRefused, FilesChanged, IndexState, while_shown
 from .ordered import in_order
@@ -25,9 +25,9 @@ from .workers import background
 
 # The watcher (watchfiles), the confirmation and the drift panel load when first used.
 if TYPE_CHECKING:
-    from ..core.indexes import DriftReport
-    from ..core.plans import Plan
-    from ..core.watch import FileBatch
+    from ..core.basics.plans import Plan
+    from ..core.reading.watch import FileBatch
+    from ..core.views.indexes import DriftReport
     from .host import Host
 else:
     Host = object  # the app's typed surface, for the type checker only (see host.py)
@@ -53,7 +53,7 @@ class LiveFiles(Host):
 
     @background(exclusive=True, group="watch")
     async def _watch(self) -> None:
-        from ..core.watch import watch_tree
+        from ..core.reading.watch import watch_tree
 
         try:
             async for batch in watch_tree(self.store.root):

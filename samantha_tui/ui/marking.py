@@ -3,8 +3,8 @@
 Marks belong to a tab: switching away keeps them, coming back shows them, and a mark whose memory
 has gone is dropped. A search hides rows for a while, never their marks: the keys act on every
 mark of the tab, and the status line says how many there are and how many the search hides.
-A change to several memories is one plan built in the core (core/bulk_edits.py), so `u` undoes
-all of it; over more than one file it asks first, naming the count and the first files.
+A change to several memories is one plan built in the core (core/writing/bulk_edits.py), so `u`
+undoes all of it; over more than one file it asks first, naming the count and the first files.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from ..core.atomic import StoreError
-from ..core.model import Memory, short_path
+from ..core.basics.model import Memory, short_path
+from ..core.writing.atomic import StoreError
 from .widgets.memory_table import MemoryTable
 
 # Changes to many memories, and the question before them, load when marks are first acted on.
 if TYPE_CHECKING:
-    from ..core import bulk_edits
-    from ..core.bulk_edits import BulkChange, BulkPlan
+    from ..core.writing import bulk_edits
+    from ..core.writing.bulk_edits import BulkChange, BulkPlan
     from .host import Host
 else:
     Host = object  # the app's typed surface, for the type checker only (see host.py)
@@ -97,7 +97,7 @@ class Marking(Host):
         marked = self.marked_memories()
         if not marked:
             return False
-        from ..core import bulk_edits
+        from ..core.writing import bulk_edits
 
         if action == "critical":
             self._confirm_bulk(marked, lambda ms, read: bulk_edits.toggle_critical(ms, read))
@@ -114,7 +114,7 @@ class Marking(Host):
     ) -> None:
         """Ask before a change of more than one file (naming them), then make it as one plan
         from the records as they were shown: a file changed since is skipped and named."""
-        from ..core import bulk_edits
+        from ..core.writing import bulk_edits
         from .screens.confirm import ConfirmScreen
 
         def run() -> None:
@@ -141,7 +141,7 @@ class Marking(Host):
 
     def _open_bulk_form(self, marked: list[Memory]) -> None:
         # Imported on first use: the bulk form is not needed to start.
-        from ..core.fields import build_vocabulary
+        from ..core.reading.fields import build_vocabulary
         from .screens.bulk_form import BulkForm
 
         form = BulkForm(marked, build_vocabulary(self.curator.tree), self.store.today())
@@ -150,6 +150,6 @@ class Marking(Host):
     def _bulk_saved(self, marked: list[Memory], change: BulkChange | None) -> None:
         if change is None:
             return
-        from ..core import bulk_edits
+        from ..core.writing import bulk_edits
 
         self._confirm_bulk(marked, lambda ms, read: bulk_edits.edit_many(ms, change, read))

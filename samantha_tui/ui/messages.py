@@ -13,12 +13,12 @@ from textual.message import Message
 # Only named in signatures: the first frame must not import the writer, the indexes, the search
 # or the watcher just to declare the messages about them.
 if TYPE_CHECKING:
-    from ..core.curator import Outcome
-    from ..core.indexes import DriftReport
-    from ..core.model import Listed, Tree
-    from ..core.plans import Plan
-    from ..core.search import SearchResult
-    from ..core.watch import FileBatch
+    from ..core.basics.model import Listed, Tree
+    from ..core.basics.plans import Plan
+    from ..core.reading.watch import FileBatch
+    from ..core.views.indexes import DriftReport
+    from ..core.views.search import SearchResult
+    from ..core.writing.curator import Outcome
 
 
 class TreeCatalogued(Message):

@@ -9,8 +9,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.model import Memory, Problem
-from ..core.visible import has_hidden_characters
+from ..core.basics.model import Memory, Problem
+from ..core.basics.visible import has_hidden_characters
 from .folder_opener import NoOpener, open_folder, opener_command
 
 if TYPE_CHECKING:
@@ -76,8 +76,8 @@ class Reading(Host):
             return
         self._show_in_its_tab(memory)
         # The form's fields load with the form, when first opened.
-        from ..core.fields import fields_for
-        from ..core.problem_field import field_of
+        from ..core.basics.problem_field import field_of
+        from ..core.reading.fields import fields_for
         from .screens.memory_form import MemoryForm
 
         shown_keys = (spec.key for spec in fields_for(memory.kind, memory.frontmatter))

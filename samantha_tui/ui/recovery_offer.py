@@ -10,8 +10,8 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from ..core import journal
-from ..core.atomic import StoreError
+from ..core.writing import journal
+from ..core.writing.atomic import StoreError
 
 if TYPE_CHECKING:
     from .host import Host
@@ -32,7 +32,7 @@ def offer_recovery(app: Host) -> None:
         return
     if interrupted is None:
         return
-    from ..core.recovery import FINISH, ROLLBACK, preview
+    from ..core.writing.recovery import FINISH, ROLLBACK, preview
     from .screens.recover import RecoverScreen
 
     def chosen(choice: str | None) -> None:
@@ -53,8 +53,8 @@ def in_progress_notice(found: journal.InProgress) -> str:
 
 def _recover(app: Host, mode: str) -> None:
     """In the change thread, after any change already queued: recover, then read the tree again."""
-    from ..core.recovery import recover
-    from ..core.store import Store
+    from ..core.writing.recovery import recover
+    from ..core.writing.store import Store
 
     # A store of its own: the app's is read by the UI meanwhile, and is read again afterwards.
     store = Store(app.store.root, app.store.today)

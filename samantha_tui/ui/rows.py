@@ -7,10 +7,10 @@ from operator import attrgetter
 
 from rich.text import Text
 
-from ..core import sorting
-from ..core.model import Kind, Listed, Memory, Problem, Record, Severity, short_path
-from ..core.sorting import SortField, SortOrder
-from ..core.visible import visible_with_spans
+from ..core.basics import sorting
+from ..core.basics.model import Kind, Listed, Memory, Problem, Record, Severity, short_path
+from ..core.basics.sorting import SortField, SortOrder
+from ..core.basics.visible import visible_with_spans
 from .visible_text import shown
 from .widgets.memory_table import Column, LazyRows, TableRow
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from textual.widgets import Input, Tab
 from textual.worker import get_current_worker
 
-from ..core.model import Memory
+from ..core.basics.model import Memory
 from . import rows
 from .jump import open_jump_palette
 from .messages import SearchDone, SearchReady, while_shown
@@ -33,7 +33,7 @@ from .workers import background
 
 # The query language and the ranking load with the search index, after the first frame.
 if TYPE_CHECKING:
-    from ..core.search import Hit, Scope, SearchIndex, SearchResult
+    from ..core.views.search import Hit, Scope, SearchIndex, SearchResult
     from .host import Host
     from .tabs import TabSpec
 else:
@@ -177,7 +177,7 @@ class Searching(Host):
         index = self.curator.search_index
         if index is None:
             return  # the index is still being built; SearchReady runs the query then
-        from ..core.query import QueryError, parse
+        from ..core.views.query import QueryError, parse
 
         try:
             query = parse(text)

@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..core.sorting import FIELDS_BY_ID, SortField, SortOrder, direction_words
+from ..core.basics.sorting import FIELDS_BY_ID, SortField, SortOrder, direction_words
 from .screens.dismiss_once import DismissOnce
 
 

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from textual.theme import Theme
 
-from ..core.model import Memory
-from ..core.sorting import FIELDS_BY_ID, SortField, SortOrder
+from ..core.basics.model import Memory
+from ..core.basics.sorting import FIELDS_BY_ID, SortField, SortOrder
 from . import rows, state_file
 from .tabs import TABS
 from .widgets.memory_table import MemoryTable

@@ -22,9 +22,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from ..core.json_read import kind_of, loads, read_regular
-from ..core.sorting import FIELDS_BY_ID, SortOrder
-from ..core.xdg import xdg_home
+from ..core.basics.json_read import kind_of, loads, read_regular
+from ..core.basics.sorting import FIELDS_BY_ID, SortOrder
+from ..core.basics.xdg import xdg_home
 
 STATE_ENV = "SAMANTHA_TUI_STATE"
 """Names the state file directly (tests use it)."""

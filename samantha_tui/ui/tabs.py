@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rich.cells import cell_len
 
-from ..core.model import Kind
+from ..core.basics.model import Kind
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from textual.color import Color
 from textual.content import Content
 from textual.filter import LineFilter
 
-from ..core.visible import has_hidden_characters, hidden_characters, visible, visible_lines
+from ..core.basics.visible import has_hidden_characters, hidden_characters, visible, visible_lines
 
 __all__ = [
     "ControlCharacterFilter",

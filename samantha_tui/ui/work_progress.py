@@ -1,7 +1,8 @@
 """Progress of background work, as part of the app: counts from the core's reports to the bar.
 
 Work in a worker thread runs inside `work_progress()`, which hears the core's reports (see
-core/progress.py), throttled to about twenty a second, and posts them as WorkProgress messages.
+core/basics/progress.py), throttled to about twenty a second, and posts them as WorkProgress
+messages.
 On the UI thread the newest running job is shown on the active screen's ProgressPanel once it has
 run for SHOW_AFTER seconds: quick work never flashes a bar. A screen opened while work runs gets a
 panel of its own above its footer, so the trash or the review screen shows it too; under a dialog
@@ -22,7 +23,7 @@ from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Footer
 
-from ..core import progress
+from ..core.basics import progress
 from .messages import WorkProgress, while_shown
 from .widgets.progress_panel import ProgressPanel
 

@@ -1,7 +1,8 @@
 """The bootstrap preview: what the assistant loads at session start, for the signals typed in.
 
-The plan is the core's (core/bootstrap.py); this screen asks for it again whenever the signals or
-the tree change, in a worker, since a tree of 10,000 memories takes tens of milliseconds to plan.
+The plan is the core's (core/views/bootstrap.py); this screen asks for it again whenever the
+signals or the tree change, in a worker, since a tree of 10,000 memories takes tens of
+milliseconds to plan.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, Label, Select, Static
 
-from ...core.atomic import StoreError, digest_of
-from ...core.bootstrap import (
+from ...core.basics.model import Tree
+from ...core.views.bootstrap import (
     BootstrapPlan,
     NearMiss,
     OnDemand,
@@ -31,8 +32,8 @@ from ...core.bootstrap import (
     estimate_tokens,
     plan,
 )
-from ...core.bootstrap_markdown import DISAGREES, render
-from ...core.model import Tree
+from ...core.views.bootstrap_markdown import DISAGREES, render
+from ...core.writing.atomic import StoreError, digest_of
 from ..bootstrap_rows import (
     DISAGREEMENT_HELP,
     DISAGREEMENT_TITLE,

@@ -19,10 +19,12 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Input, Label, Select, Static
 
-from ...core import bulk_edits, fields, schema
-from ...core.bulk_edits import BulkChange
-from ...core.fields import FieldError, Vocabulary
-from ...core.model import Kind, Memory
+from ...core.basics import schema
+from ...core.basics.model import Kind, Memory
+from ...core.reading import fields
+from ...core.reading.fields import FieldError, Vocabulary
+from ...core.writing import bulk_edits
+from ...core.writing.bulk_edits import BulkChange
 from ..visible_text import shown
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.safe_select import SafeSelect

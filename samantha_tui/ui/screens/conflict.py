@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ...core.plans import Plan
+from ...core.basics.plans import Plan
 from ..visible_text import shown
 from .button_choices import ButtonChoices
 

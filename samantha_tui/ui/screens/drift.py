@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ...core.indexes import DriftReport
+from ...core.views.indexes import DriftReport
 from .dismiss_once import DismissOnce
 
 

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from ...core.atomic import write_atomic
+from ...core.writing.atomic import write_atomic
 from .dismiss_once import DismissOnce
 
 EXPORT_NAME = "bootstrap-plan.md"

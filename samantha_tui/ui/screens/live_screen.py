@@ -12,7 +12,7 @@ from .dismiss_once import DismissOnce
 if TYPE_CHECKING:
     from textual import getters
 
-    from ...core.indexes import DriftReport  # the indexes load after the first frame
+    from ...core.views.indexes import DriftReport  # the indexes load after the first frame
     from ..host import Host
 
 

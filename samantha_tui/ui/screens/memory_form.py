@@ -23,12 +23,13 @@ from textual.validation import ValidationResult, Validator
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static, Switch
 
-from ...core import fields, heading, template
-from ...core.atomic import StoreError
-from ...core.fields import Control, FieldSpec, Vocabulary
-from ...core.model import Kind, Memory
-from ...core.template import NewMemory
-from ...core.visible import has_hidden_characters
+from ...core.basics.model import Kind, Memory
+from ...core.basics.visible import has_hidden_characters
+from ...core.reading import fields, heading
+from ...core.reading.fields import Control, FieldSpec, Vocabulary
+from ...core.writing import template
+from ...core.writing.atomic import StoreError
+from ...core.writing.template import NewMemory
 from ..visible_text import shown, visible
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.safe_select import SafeSelect

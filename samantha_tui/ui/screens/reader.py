@@ -15,8 +15,8 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Markdown, Static
 
-from ...core.model import Memory
-from ...core.project_files import ProjectFile, project_files
+from ...core.basics.model import Memory
+from ...core.writing.project_files import ProjectFile, project_files
 from ..markdown_source import markdown_source
 from ..visible_text import shown, visible
 from ..widgets.fitted_footer import FittedFooter

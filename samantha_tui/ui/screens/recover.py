@@ -14,8 +14,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ...core.journal import Journal
-from ...core.recovery import FINISH, ROLLBACK, Preview
+from ...core.writing.journal import Journal
+from ...core.writing.recovery import FINISH, ROLLBACK, Preview
 from ..visible_text import shown
 from .button_choices import ButtonChoices
 

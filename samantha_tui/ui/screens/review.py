@@ -18,11 +18,13 @@ from textual.message import Message
 from textual.widgets import ContentSwitcher, Static, Tabs
 from textual.worker import get_current_worker
 
-from ...core import impact, lifecycle, subconscious
-from ...core.impact import FieldChange
-from ...core.lifecycle import Candidate, Proposal
-from ...core.model import Kind, Memory, Tree, short_path
-from ...core.subconscious import MERGE_COMMAND, SessionMerge
+from ...core.basics.model import Kind, Memory, Tree, short_path
+from ...core.reading import subconscious
+from ...core.reading.subconscious import MERGE_COMMAND, SessionMerge
+from ...core.views import lifecycle
+from ...core.views.lifecycle import Candidate, Proposal
+from ...core.writing import impact
+from ...core.writing.impact import FieldChange
 from ..diff_view import side_by_side
 from ..rows import marker
 from ..visible_text import shown, visible_renderable, visible_text

@@ -21,8 +21,8 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from ...core.indexes import DriftReport
-from ...core.stats import (
+from ...core.views.indexes import DriftReport
+from ...core.views.stats import (
     CRITICAL_ADVISED,
     DriftSummary,
     MonthCount,

@@ -14,12 +14,12 @@ from textual.message import Message
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
-from ...core import edits, trash
-from ...core.atomic import StoreError
-from ...core.edits import name_of
-from ...core.model import Kind, kind_of_path
-from ...core.plans import Operation, Plan
-from ...core.scan import PENDING_DIR
+from ...core.basics.model import Kind, kind_of_path
+from ...core.basics.plans import Operation, Plan
+from ...core.reading.scan import PENDING_DIR
+from ...core.writing import edits, trash
+from ...core.writing.atomic import StoreError
+from ...core.writing.edits import name_of
 from ..visible_text import shown
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.memory_table import Column, MemoryTable, TableRow

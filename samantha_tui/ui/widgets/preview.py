@@ -14,8 +14,8 @@ from textual.containers import VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Markdown, Static
 
-from ...core.frontmatter import render_field
-from ...core.model import Memory, Problem, Severity
+from ...core.basics.model import Memory, Problem, Severity
+from ...core.reading.frontmatter import render_field
 from ..markdown_source import markdown_source
 from ..visible_text import shown, visible, visible_lines
 

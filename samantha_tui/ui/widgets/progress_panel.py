@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import ProgressBar, Static
 
-from ...core.progress import words
+from ...core.basics.progress import words
 from ..visible_text import visible
 
 BUSY = "  ·  busy"

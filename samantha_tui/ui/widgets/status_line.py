@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Static
 
-from ...core.model import Severity, Tree
+from ...core.basics.model import Severity, Tree
 from ..visible_text import visible
 
 if TYPE_CHECKING:
-    from ...core.indexes import DriftReport  # the indexes load after the first frame
+    from ...core.views.indexes import DriftReport  # the indexes load after the first frame
 
 SEPARATOR = "  ·  "
 NARROW_SEPARATOR = " · "

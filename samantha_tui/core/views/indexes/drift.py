@@ -1,0 +1,160 @@
+"""What differs between an index on disk and the one the files give, per kind."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ...basics.model import Kind
+from .entries import MEMORY, PROJECT, RUNBOOK
+from .merge import Shape
+from .sections import EntryKey, first_by_key, listed_in
+from .summary import cut
+
+NOT_LISTED = "(not listed)"
+COUNTS = "(counts)"
+_ROOT_FIELDS = {
+    Kind.SHORT_TERM: ("total_memories", "stats"),
+    Kind.LONG_TERM: ("total_memories",),
+    Kind.CURRENT_TASKS: ("active_count",),
+    Kind.WORK_EXPERIENCE: ("total_projects",),
+    Kind.PROCEDURAL: ("total_runbooks", "loading_strategy"),
+}
+
+
+def shape_of(kind: Kind) -> Shape:
+    if kind.is_project_kind:
+        return PROJECT
+    return RUNBOOK if kind is Kind.PROCEDURAL else MEMORY
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "(none)"
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return ", ".join(value) or "(none)"
+    return cut(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False), 80)
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """One field of one entry whose index value is not what the files say."""
+
+    entry: str
+    field: str
+    index: Any
+    files: Any
+
+    def format(self) -> str:
+        before, after = _differing(self.index, self.files)
+        index, files = _show(before), _show(after)
+        if self.field == "listed in":
+            return f"{self.entry}: listed in {index} in the index, in {files} by its file"
+        return f"{self.entry}: {self.field} is {index} in the index, {files} from the files"
+
+
+def _differing(index: Any, files: Any, limit: int = 3) -> tuple[Any, Any]:
+    """Of two maps (a runbook's triggers), only the parts that differ, so a long value cut for
+    the screen still shows the difference."""
+    if not (isinstance(index, Mapping) and isinstance(files, Mapping)):
+        return index, files
+    keys = [key for key in {**index, **files} if index.get(key) != files.get(key)][:limit]
+    return (
+        {key: _differing(index.get(key), files.get(key))[0] for key in keys},
+        {key: _differing(index.get(key), files.get(key))[1] for key in keys},
+    )
+
+
+@dataclass(frozen=True)
+class KindDrift:
+    """The drift of one kind's index files."""
+
+    kind: Kind
+    path: str
+    """index.json, relative to the root."""
+    missing: tuple[str, ...] = ()
+    """Entries the files give that the index lacks, with the sections they belong in."""
+    gone: tuple[str, ...] = ()
+    """Entries of memories the files no longer put in any list of the index (aged out)."""
+    disagreeing: tuple[Disagreement, ...] = ()
+    files: tuple[str, ...] = ()
+    """Whole-file findings: missing, not valid JSON, index.md out of date, layout."""
+    unindexed: tuple[str, ...] = ()
+    """Memories left out because their frontmatter cannot be read (a note, not drift)."""
+    kept: tuple[str, ...] = ()
+    """Entries tied to no file samantha-tui reads: samantha-llm's own state (a project with no
+    folder) or entries of files gone. Kept by every write; a note, not drift."""
+
+    @property
+    def drifted(self) -> bool:
+        return bool(self.missing or self.gone or self.disagreeing or self.files)
+
+    def lines(self) -> list[str]:
+        """The human report for this kind; one line when nothing drifted."""
+        head = f"{self.kind.label} ({self.path})"
+        lines = [f"{head}: {'drifted' if self.drifted else 'up to date'}"]
+        lines += [f"  {finding}" for finding in self.files]
+        lines += [f"  missing from the index: {entry}" for entry in self.missing]
+        lines += [f"  by its file in no list now: {entry}" for entry in self.gone]
+        lines += [f"  disagrees: {d.format()}" for d in self.disagreeing]
+        lines += [f"  note: {note}" for note in self.unindexed]
+        lines += [f"  kept, tied to no file: {entry}" for entry in self.kept]
+        return lines
+
+
+@dataclass(frozen=True)
+class DriftReport:
+    """Drift of every kind that has a folder in the tree."""
+
+    kinds: tuple[KindDrift, ...]
+
+    @property
+    def drifted(self) -> bool:
+        return any(kind.drifted for kind in self.kinds)
+
+    def lines(self) -> list[str]:
+        return [line for kind in self.kinds for line in kind.lines()]
+
+
+def _counts(kind: Kind, old: Mapping[str, Any], new: Mapping[str, Any]) -> Iterator[Disagreement]:
+    """Derived top-level values (totals, stats) that differ; maps compared key by key."""
+    for field in _ROOT_FIELDS[kind]:
+        before, after = old.get(field), new.get(field)
+        if isinstance(before, Mapping) and isinstance(after, Mapping):
+            for key in after:
+                if before.get(key) != after[key]:
+                    yield Disagreement(COUNTS, f"{field}.{key}", before.get(key), after[key])
+        elif before != after:
+            yield Disagreement(COUNTS, field, before, after)
+
+
+def compare(
+    kind: Kind,
+    old: Mapping[str, Any] | None,
+    new: Mapping[str, Any],
+    key_of: EntryKey,
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Disagreement, ...]]:
+    """(added, removed, disagreeing) between the index on disk and the patched one, entries
+    tied to files by `key_of` (entries tied to none are left out: they are kept as they are)."""
+    old = old or {}
+    old_first, new_first = first_by_key(kind, old, key_of), first_by_key(kind, new, key_of)
+    old_in, new_in = listed_in(kind, old, key_of), listed_in(kind, new, key_of)
+    owned = [field for field in shape_of(kind).order if field in shape_of(kind).owned]
+    missing = sorted(
+        f"{key} ({', '.join(new_in[key])})" for key in new_first if key not in old_first
+    )
+    gone: list[str] = []
+    disagreeing = list(_counts(kind, old, new)) if old else []
+    for key in sorted(old_first):
+        if key not in new_first:
+            gone.append(f"{key} ({', '.join(old_in[key])})")
+            continue
+        if old_in[key] != new_in[key]:
+            disagreeing.append(Disagreement(key, "listed in", old_in[key], new_in[key]))
+        for field in owned:
+            before, after = old_first[key].get(field), new_first[key].get(field)
+            if before != after:
+                disagreeing.append(Disagreement(key, field, before, after))
+    return tuple(missing), tuple(gone), tuple(disagreeing)
