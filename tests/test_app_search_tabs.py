@@ -9,7 +9,7 @@ from textual.widgets import Tab
 from samantha_tui.core.basics.model import Kind
 from samantha_tui.core.views.search import SearchIndex
 from samantha_tui.ui.app import SamanthaApp
-from samantha_tui.ui.searching import NO_MATCH_CLASS
+from samantha_tui.ui.screens.main import NO_MATCH_CLASS
 from samantha_tui.ui.tabs import TABS
 
 from .conftest import TODAY

@@ -32,6 +32,7 @@ from samantha_tui.ui.screens.conflict import ConflictScreen
 from samantha_tui.ui.screens.drift import DriftScreen
 from samantha_tui.ui.screens.export import ExportScreen
 from samantha_tui.ui.screens.help import HelpScreen
+from samantha_tui.ui.screens.main import MainScreen
 from samantha_tui.ui.screens.memory_form import MemoryForm
 from samantha_tui.ui.screens.notices import NoticesScreen
 from samantha_tui.ui.screens.reader import ReaderScreen
@@ -219,6 +220,7 @@ def test_every_screen_of_the_app_has_a_run() -> None:
         DriftScreen,
         ReaderScreen,
         NoticesScreen,
+        MainScreen,  # the list-* runs
         BootstrapScreen,  # test_bootstrap_mashing.py
         RecoverScreen,  # test_mashing_journal.py
         RefusedJournalScreen,  # test_mashing_journal.py

@@ -4,8 +4,9 @@ The app is assembled from parts, each in its own module: key bursts (keys held w
 marking (marks per tab and what they act on), searching (the `/` box and the jump palette),
 sorting (each tab's order), editing (every change a person makes, undo, redo and conflicts),
 reading (the reader, copy path, open folder), live files (the watcher and the indexes' state),
-work progress and the ordered queue of changes. This module lays out the screen, loads the tree
-and shows lists.
+work progress and the ordered queue of changes. This module keeps the session (the tree, each
+tab's selection), loads the tree and handles changes; the main screen (screens/main.py) is its
+default screen and draws the list, the search box and the preview.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from pathlib import Path
 
 from textual import actions, on
 from textual.actions import ActionParseResult
-from textual.app import App, ComposeResult, SystemCommand
-from textual.containers import Horizontal, Vertical
+from textual.app import App, SystemCommand
+from textual.css.query import NoMatches
 from textual.dom import DOMNode
 from textual.events import Resize
 from textual.filter import LineFilter
@@ -35,7 +36,7 @@ from ..core.basics.model import Kind, Listed, Memory, Tree
 from ..core.writing.curator import Curator
 from ..core.writing.store import Store
 from ..settings import Settings, load_settings
-from . import keys, layout, notices, quit_hint, rows
+from . import keys, layout, notices, quit_hint
 from .editing import Editing
 from .imported import class_if_imported
 from .jump import CommandsProvider, open_command_palette, open_theme_palette
@@ -54,15 +55,13 @@ from .ordered import OrderedWork
 from .reading import Reading
 from .recovery_offer import offer_recovery
 from .screens.live_screen import LiveScreen
+from .screens.main import MainScreen
 from .searching import Searching
 from .sort_order import Sorting
-from .tabs import TABS, TabSpec, fit_labels
+from .tabs import TABS, TabSpec
 from .visible_text import ControlCharacterFilter, visible, visible_lines
-from .widgets.counted_tabs import CountedTab, CountedTabs
-from .widgets.fitted_footer import FittedFooter
 from .widgets.memory_table import MemoryTable
 from .widgets.preview import Preview
-from .widgets.progress_panel import ProgressPanel
 from .widgets.search_bar import SearchBar
 from .widgets.status_line import StatusLine
 from .work_progress import WorkProgressing
@@ -130,38 +129,49 @@ class SamanthaApp(
         OSC, C1, bidi overrides) from ever reaching the terminal, whichever widget painted them."""
         return [*super().get_line_filters(), self._control_filter]
 
-    # --- layout ----------------------------------------------------------------------------------
+    # --- the main screen -------------------------------------------------------------------------
 
-    def compose(self) -> ComposeResult:
-        yield CountedTabs(*(CountedTab(spec.label, id=spec.id) for spec in TABS), id="tabs")
-        with Horizontal(id="panes"):
-            with Vertical(id="list-pane"):
-                yield SearchBar(id="search")
-                yield MemoryTable(rows.MEMORY_COLUMNS, id="memories", keep_hidden_marks=True)
-            yield Preview(id="preview")
-        yield ProgressPanel(id="progress")
-        yield StatusLine(id="status")
-        yield FittedFooter()
+    def get_default_screen(self) -> MainScreen:
+        """The list, its search and the preview (ui/screens/main.py): the app composes nothing."""
+        return MainScreen()
+
+    @property
+    def main(self) -> MainScreen:
+        """The main screen, at the bottom of the stack whatever is open over it."""
+        stack = self.screen_stack
+        if not stack or not isinstance(stack[0], MainScreen):
+            raise NoMatches("the main screen has gone (the app is closing)")
+        return stack[0]
 
     @property
     def table(self) -> MemoryTable:
-        return self.query_one("#memories", MemoryTable)
+        return self.main.table
 
     @property
     def preview(self) -> Preview:
-        return self.query_one("#preview", Preview)
+        return self.main.preview
 
     @property
     def status_line(self) -> StatusLine:
-        return self.query_one("#status", StatusLine)
+        return self.main.status_line
 
-    def on_mount(self) -> None:
+    @property
+    def search_bar(self) -> SearchBar:
+        return self.main.search_bar
+
+    def show_list(self) -> None:
+        self.main.show_list()
+
+    def label_tabs(self, width: int | None = None) -> None:
+        self.main.label_tabs(width)
+
+    def mark_empty_tabs(self, counts: Mapping[str, int] | None) -> None:
+        self.main.mark_empty_tabs(counts)
+
+    def start_session(self) -> None:
+        """The main screen is up: settings, the last run's state, then read and watch the tree."""
         self._apply_settings()
         self.restore_state()
-        self.table.empty_message = "Reading memories…"
-        self.table.tooltip = rows.MARKERS_HINT
-        self.table.focus()
-        self.status_line.update(visible(str(self.store.root)))
         self.load_tree()
         self.start_watching()
         offer_recovery(self)  # reads only: nothing is written until the person chooses
@@ -232,10 +242,10 @@ class SamanthaApp(
         self._catalogued = {entry.path: entry for entry in tree.memories}
         self.memory_tree = tree
         self.checking = len(tree.memories)
-        self._label_tabs()
+        self.label_tabs()
         self.status_line.show_tree(tree, self.store.root)
         self.status_line.show_checking(self.checking)
-        self._show_list()
+        self.show_list()
         self._show_notices(tree)
         self.call_after_refresh(message.drawn.set)
 
@@ -279,17 +289,17 @@ class SamanthaApp(
         if self.checking is not None:
             return  # the catalog's records stay on screen until the checked tree replaces them
         self.memory_tree = self.curator.tree
-        self._label_tabs()
+        self.label_tabs()
         self.status_line.show_tree(self.memory_tree, self.store.root)
         if select is not None:
             self._selection[self.current_tab] = select
         before = self.table.selected_key
-        self._show_list()
+        self.show_list()
         self.drop_vanished_marks()
         if self.table.selected_key == before and before is not None:
             path = before.split("#", 1)[0]
             if path in set(changed):
-                self.call_later(self._show_preview, before)
+                self.call_later(self.main.show_preview, before)
 
     def list_is_behind(self) -> bool:
         """Whether the session's records changed since the list was last drawn from them (safe
@@ -297,82 +307,13 @@ class SamanthaApp(
         tree = self.memory_tree
         return self.checking is None and tree is not None and tree is not self.curator.tree
 
-    def _label_tabs(self, width: int | None = None) -> None:
-        if self.memory_tree is None:
-            return
-        counts = {spec.id: str(self._count(spec)) for spec in TABS}
-        labels = fit_labels(width or self.size.width, counts)
-        self.screen_stack[0].query_one("#tabs", CountedTabs).set_labels(labels)
-
     def on_resize(self, event: Resize) -> None:
         # The app's own size is set after this handler runs: the event has the new one.
-        self._label_tabs(event.size.width)
+        self.label_tabs(event.size.width)
 
     def spec(self, tab_id: str | None = None) -> TabSpec:
         wanted = tab_id or self.current_tab
         return next(spec for spec in TABS if spec.id == wanted)
-
-    def _count(self, spec: TabSpec) -> int:
-        assert self.memory_tree is not None
-        searched = self.search_count(spec)
-        if searched is not None:
-            return searched
-        if spec.id == "problems":
-            return len(self.memory_tree.all_problems)
-        if spec.id == "critical":
-            return len(self.memory_tree.critical)
-        assert spec.kind is not None  # only Critical and Problems list no one kind
-        return len(self.memory_tree.of_kind(spec.kind))
-
-    def _items(self, spec: TabSpec) -> list:
-        assert self.memory_tree is not None
-        if spec.id == "problems":
-            return self.memory_tree.all_problems
-        if spec.id == "critical":
-            return rows.sort_memories(None, self.memory_tree.critical, self.tab_order(spec))
-        assert spec.kind is not None  # only Critical and Problems list no one kind
-        return rows.sort_memories(
-            spec.kind, self.memory_tree.of_kind(spec.kind), self.tab_order(spec)
-        )
-
-    def _show_list(self) -> None:
-        if self.memory_tree is None:
-            return
-        spec = self.spec()
-        searched = self.search_rows(spec)
-        if searched is not None:
-            table_rows, columns = searched
-        else:
-            items = self._items(spec)
-            if spec.id == "problems":
-                table_rows = [rows.problem_row(p, i) for i, p in enumerate(items)]
-                columns = rows.PROBLEM_COLUMNS
-            elif spec.id == "critical":
-                table_rows = rows.lazy(items, rows.critical_row)
-                columns = rows.CRITICAL_COLUMNS
-            else:
-                table_rows = rows.lazy(items, rows.memory_row)
-                columns = rows.MEMORY_COLUMNS
-        if searched is not None:
-            empty = self.search_empty(spec)[0]
-        elif self.memory_tree.memories or spec.id == "problems":
-            empty = spec.empty
-        else:
-            empty = _EMPTY_TREE
-        self.table.set_rows(
-            table_rows, columns, select=self._selection.get(spec.id), empty_message=empty
-        )
-        self.show_sort_of(spec, searched is not None)
-        if not table_rows:
-            self._show_empty(spec, searched is not None)
-
-    def _show_empty(self, spec: TabSpec, searching: bool) -> None:
-        if searching:
-            self.preview.show_message("No match", self.search_empty(spec)[1])
-        elif self.memory_tree is not None and not self.memory_tree.memories:
-            self.preview.show_message("This tree has no memories yet", _EMPTY_TREE_HELP)
-        else:
-            self.preview.show_message(spec.label, spec.empty)
 
     def memory_for(self, key: str | None) -> Memory | None:
         if not key:
@@ -394,24 +335,9 @@ class SamanthaApp(
     def selected_memory(self) -> Memory | None:
         return self.memory_for(self.table.selected_key)
 
-    @on(MemoryTable.Highlighted, "#memories")
-    @while_shown
-    async def _highlighted(self, message: MemoryTable.Highlighted) -> None:
-        if message.key is None:
-            return
-        self._selection[self.current_tab] = message.key
-        await self._show_preview(message.key, held=message.held)
-
-    async def _show_preview(self, key: str, held: bool = False) -> None:
-        if not self.screen_stack:
-            return  # scheduled just before the app closed
-        memory = self.memory_for(key)
-        if memory is not None:
-            await self.preview.show_memory(memory, held=held)
-        elif self.memory_tree is not None:
-            path = key.split("#", 1)[0]
-            found = [p.format() for p in self.memory_tree.all_problems if p.path == path]
-            self.preview.show_message(path, "\n".join(found) or "This file is no longer there.")
+    def remember_selection(self, key: str) -> None:
+        """The current tab's cursor is on `key` (kept while another tab is shown)."""
+        self._selection[self.current_tab] = key
 
     # --- changes ---------------------------------------------------------------------------------
 
@@ -542,15 +468,13 @@ class SamanthaApp(
 
     # --- actions ---------------------------------------------------------------------------------
 
-    @on(Tabs.TabActivated, "#tabs")
-    def _tab_activated(self, message: Tabs.TabActivated) -> None:
-        if message.tab is None:
-            return
-        left, self.current_tab = self.current_tab, message.tab.id or TABS[0].id
+    def tab_shown(self, tab_id: str) -> None:
+        """The main screen shows the tab `tab_id` now: its marks, search results and list."""
+        left, self.current_tab = self.current_tab, tab_id
         if left != self.current_tab:
             self.switch_marks(left, self.current_tab)
         self.search_tab_shown()
-        self._show_list()
+        self.show_list()
         self.save_state()
 
     def action_show_tab(self, tab_id: str) -> None:
@@ -589,18 +513,18 @@ class SamanthaApp(
     def _help_rows(self) -> list[tuple[str, list[tuple[str, str]]]]:
         """The app's keys by what they act on, as Textual binds them (the keymap applied)."""
         sections: dict[str, list[tuple[str, str]]] = {}
-        for found in keys.bound(self):
+        for found in keys.app_keys_bound(self.main, self):
             sections.setdefault(keys.section(found.id), []).append(
                 (found.shown, found.binding.description)
             )
         return list(sections.items())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Keys that act on the main list's selection mean something else, or nothing, on the
-        # screens above it (the bootstrap preview has its own `c`).
+        # The main screen's keys are in no other screen's binding chain, but the palette and
+        # the waiting keys run their actions here too: over another screen they do nothing.
         if not self.form_allows(action):
             return False
-        return action not in MAIN_SCREEN_ONLY or len(self.screen_stack) == 1
+        return action not in keys.MAIN_SCREEN_ACTIONS or len(self.screen_stack) == 1
 
     def get_system_commands(self, screen: Screen) -> Iterator[SystemCommand]:
         for key in keys.APP_KEYS:
@@ -679,27 +603,3 @@ WAIT_FOR_CHECK = frozenset(
     }
 )
 """App actions held, with a notice, while the list shows records the scan has not checked."""
-
-MAIN_SCREEN_ONLY = {
-    "search",
-    "clear_search",
-    "escape_list",
-    "jump",
-    "edit",
-    "toggle_critical",
-    "step_importance",
-    "open_editor",
-    "new_memory",
-    "delete",
-    "show_tab",
-    "reload",
-    "read",
-    "copy_path",
-    "open_folder",
-}
-
-_EMPTY_TREE = "This tree has no memories yet."
-_EMPTY_TREE_HELP = (
-    "The memory folders are empty. As the assistant works, samantha-llm writes memories under "
-    ".ai/<kind>/.ai/. To look around first, write the demo: samantha-tui demo ./demo-tree"
-)

@@ -2,8 +2,11 @@
 
 SamanthaApp is assembled from parts (key bursts, marking, searching, sorting, editing, reading,
 live files, work progress, the ordered queue), each a mixin in its own module, and its screens call
-on it for the curator and a few actions. `Host` lists what they reach for beyond Textual's App: the
-app's state, and the methods one part offers the others. Each part takes it as its base, and each
+on it for the curator and a few actions. The main screen (ui/screens/main.py) draws the list, the
+search box and the preview from the state listed here, and hands the person's moves back through
+it; the app and its parts ask it to draw through `show_list`, `label_tabs` and
+`mark_empty_tabs`. `Host` lists what they reach for beyond Textual's App: the app's state, and
+the methods one part offers the others. Each part takes it as its base, and each
 screen as the type of its `app`, under TYPE_CHECKING only:
 
     if TYPE_CHECKING:
@@ -22,7 +25,7 @@ stay in its module; a name belongs here once another part or a screen uses it.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from textual.app import App
@@ -30,6 +33,7 @@ from textual.app import App
 if TYPE_CHECKING:
     from ..core.basics.model import Kind, Listed, Memory, Tree
     from ..core.basics.plans import Plan
+    from ..core.basics.sorting import SortOrder
     from ..core.views.search import SearchResult
     from ..core.writing.curator import Curator
     from ..core.writing.store import Store
@@ -37,7 +41,7 @@ if TYPE_CHECKING:
     from .messages import Changed
     from .rows import Spans
     from .tabs import TabSpec
-    from .widgets.memory_table import MemoryTable
+    from .widgets.memory_table import Column, MemoryTable, TableRow
     from .widgets.search_bar import SearchBar
     from .widgets.status_line import StatusLine
 
@@ -95,10 +99,28 @@ class Host(App[None]):
     def selected_memory(self) -> Memory | None: ...
 
     @abstractmethod
-    def _show_list(self) -> None: ...
+    def show_list(self) -> None:
+        """Ask the main screen to draw the current tab's list again."""
 
     @abstractmethod
-    def _label_tabs(self, width: int | None = None) -> None: ...
+    def label_tabs(self, width: int | None = None) -> None:
+        """Ask the main screen to label the tabs with their counts again."""
+
+    @abstractmethod
+    def mark_empty_tabs(self, counts: Mapping[str, int] | None) -> None:
+        """Ask the main screen to dim the tabs with no match (`counts`; None: no search)."""
+
+    @abstractmethod
+    def start_session(self) -> None:
+        """The main screen is up (its on_mount): read the settings, state and tree."""
+
+    @abstractmethod
+    def remember_selection(self, key: str) -> None:
+        """The main screen's cursor is on `key` in the current tab."""
+
+    @abstractmethod
+    def tab_shown(self, tab_id: str) -> None:
+        """The main screen shows another tab."""
 
     @abstractmethod
     def action_show_tab(self, tab_id: str) -> None: ...
@@ -113,6 +135,30 @@ class Host(App[None]):
 
     @abstractmethod
     def search_again(self) -> None: ...
+
+    @abstractmethod
+    def query_typed(self, value: str) -> None:
+        """The search box holds `value` now."""
+
+    @abstractmethod
+    def search_rows(self, spec: TabSpec) -> tuple[Sequence[TableRow], tuple[Column, ...]] | None:
+        """Searching."""
+
+    @abstractmethod
+    def search_empty(self, spec: TabSpec) -> tuple[str, str]:
+        """Searching."""
+
+    @abstractmethod
+    def search_count(self, spec: TabSpec) -> int | None:
+        """Searching."""
+
+    @abstractmethod
+    def tab_order(self, spec: TabSpec) -> SortOrder:
+        """Sorting."""
+
+    @abstractmethod
+    def show_sort_of(self, spec: TabSpec, searching: bool) -> None:
+        """Sorting."""
 
     @abstractmethod
     def sorted_hits(

@@ -76,7 +76,8 @@ class KeyBurst(Host):
         if active is None or not active.enabled or active.binding.priority:
             # A priority binding runs before the key is forwarded: nothing overtakes it.
             return False
-        if active.node is not self and not isinstance(active.node, (SearchBar, SearchInput)):
+        own = (self, self.screen_stack[0])  # the app's keys, bound on it or its main screen
+        if active.node not in own and not isinstance(active.node, (SearchBar, SearchInput)):
             # Only the app's own keys and the search box's release what they hold; Enter in
             # another screen's field moves nothing the keys after it could overtake.
             return False

@@ -39,10 +39,11 @@ class Key:
     aliases: tuple[str, ...] = ()
     """Other words a person may type in the palette for it ("exit" for quit)."""
 
-    def binding(self) -> Binding:
+    def binding(self, namespace: str = "") -> Binding:
+        """The Textual binding; `namespace` (`app`) runs the action there from another node."""
         return Binding(
             self.keys,
-            self.action,
+            f"{namespace}.{self.action}" if namespace else self.action,
             self.description,
             show=self.show,
             key_display=self.key_display,
@@ -343,8 +344,43 @@ def section(binding_id: str) -> str:
     return SECTIONS.get(binding_id, SECTIONS[binding_id.split(".", 1)[0]])
 
 
+MAIN_SCREEN_ACTIONS = frozenset(
+    {
+        "search",
+        "clear_search",
+        "escape_list",
+        "jump",
+        "edit",
+        "toggle_critical",
+        "step_importance",
+        "open_editor",
+        "new_memory",
+        "delete",
+        "show_tab",
+        "reload",
+        "read",
+        "copy_path",
+        "open_folder",
+    }
+)
+"""The app's actions on the main list's selection, its tabs or its search: they mean something
+else, or nothing, on the screens above it (the bootstrap preview has its own `c`)."""
+
+
+def on_main_screen(key: Key) -> bool:
+    """Whether the key is bound on the main screen (its action is one of MAIN_SCREEN_ACTIONS)."""
+    return key.action.split("(", 1)[0] in MAIN_SCREEN_ACTIONS
+
+
 def bindings() -> list[BindingType]:
-    return [key.binding() for key in APP_KEYS]
+    """The app's own bindings: the keys that act wherever the person is."""
+    return [key.binding() for key in APP_KEYS if not on_main_screen(key)]
+
+
+def main_screen_bindings() -> list[BindingType]:
+    """The main screen's bindings: the app's actions on the list, run in the app's namespace
+    (the app keeps the session they act on). Above the main screen they are in no binding chain."""
+    return [key.binding(namespace="app") for key in APP_KEYS if on_main_screen(key)]
 
 
 def known_ids() -> set[str]:
@@ -427,6 +463,14 @@ def bound(node: DOMNode) -> list[Bound]:
         now.sort(key=lambda key: order.index(key) if key in order else len(order))
         found.append(Bound(binding_id, binding, tuple(now)))
     return found
+
+
+def app_keys_bound(*nodes: DOMNode) -> list[Bound]:
+    """The app's keys (APP_KEYS) that `nodes` bind (the main screen and the app), in the
+    order of the table, as `bound` reads them."""
+    order = {key.id: number for number, key in enumerate(APP_KEYS)}
+    found = [each for node in nodes for each in bound(node) if each.id in order]
+    return sorted(found, key=lambda each: order[each.id])
 
 
 def _normalized(keys: str) -> str:

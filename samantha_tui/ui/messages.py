@@ -7,6 +7,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from textual.app import App
 from textual.css.query import NoMatches
 from textual.message import Message
 
@@ -132,14 +133,16 @@ Handler = TypeVar("Handler", bound=Callable[..., Any])
 
 
 def while_shown(handler: Handler) -> Handler:
-    """Drop a worker's message that arrives while the app closes, after its screen has gone."""
+    """Drop a worker's message that arrives while the app closes, after its screen has gone
+    (a handler of the app's, or of one of its screens)."""
 
     @functools.wraps(handler)
-    def guarded(app: Any, message: Message) -> Any:
+    def guarded(node: Any, message: Message) -> Any:
+        app = node if isinstance(node, App) else node.app
         if not app.screen_stack:
             return None
         try:
-            return handler(app, message)
+            return handler(node, message)
         except NoMatches:
             # The widgets went while the app closes (the screen is still on the stack, empty).
             if app._exit or not app.screen_stack[0].children:

@@ -18,7 +18,6 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from textual.widgets import Input, Tab
 from textual.worker import get_current_worker
 
 from ..core.basics.model import Memory
@@ -28,7 +27,6 @@ from .messages import SearchDone, SearchReady, while_shown
 from .rows import Spans
 from .tabs import TABS
 from .widgets.memory_table import Column, TableRow
-from .widgets.search_bar import SearchBar
 from .workers import background
 
 # The query language and the ranking load with the search index, after the first frame.
@@ -46,9 +44,6 @@ still says how many matched."""
 
 OTHER_TABS_AFTER = 0.15
 """Seconds of no typing before the other tabs are ranked: a keystroke sooner makes it moot."""
-
-NO_MATCH_CLASS = "-no-match"
-"""On a tab whose count is 0 while a search is active (dimmed by app.tcss)."""
 
 
 def scope_of(spec: TabSpec) -> Scope | None:
@@ -71,7 +66,8 @@ def where_else(counts: Mapping[str, int], here: str) -> str:
 
 
 class Searching(Host):
-    """Mixed into SamanthaApp; uses its curator, table, tabs and list (listed in host.py)."""
+    """Mixed into SamanthaApp; keeps the query and its results, which the main screen draws
+    (its curator, table, search box and list are listed in host.py)."""
 
     def init_searching(self) -> None:
         self.query_text = ""
@@ -91,10 +87,6 @@ class Searching(Host):
         self._landed: set[str] = set()
         """Tabs whose cursor went to the best hit of the answered query already."""
         self._keys_wait_for_results = False
-
-    @property
-    def search_bar(self) -> SearchBar:
-        return self.query_one("#search", SearchBar)
 
     # --- the box ---------------------------------------------------------------------------------
 
@@ -117,7 +109,7 @@ class Searching(Host):
         self.query_text = ""
         self._forget_results()
         self._selection[self.current_tab] = self._before_search
-        self._show_list()
+        self.show_list()
         self.set_focus(self.table)
 
     def _forget_results(self) -> None:
@@ -128,7 +120,7 @@ class Searching(Host):
         self._counts = {}
         self._matching = frozenset()
         self._landed = set()
-        self._label_tabs()
+        self.label_tabs()
         self._mark_empty_tabs()
 
     def action_focus_list(self) -> None:
@@ -160,15 +152,14 @@ class Searching(Host):
             self._keys_wait_for_results = False
             self.call_later(self.release_keys)
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id != "search-input":
-            return
-        self.query_text = event.value
+    def query_typed(self, value: str) -> None:
+        """The search box holds `value` now (the main screen hands its every change here)."""
+        self.query_text = value
         if not self.query_text.strip():
             # No query: the lists as they were before the search, on the memory selected then.
             self._forget_results()
             self._selection[self.current_tab] = self._before_search
-            self._show_list()
+            self.show_list()
             return
         self.search_again()
 
@@ -243,12 +234,12 @@ class Searching(Host):
             self._results = dict(message.results)
             self._counts = dict(message.counts)
             self._matching = message.matching
-            self._label_tabs()
+            self.label_tabs()
             self._mark_empty_tabs()
         elif self._results is not None:
             self._results.update(message.results)
         if message.counts is not None or self.current_tab in message.results:
-            self._show_list()
+            self.show_list()
         self._results_arrived()
 
     def search_again(self) -> None:
@@ -272,11 +263,7 @@ class Searching(Host):
         return self._counts.get(spec.id, 0)
 
     def _mark_empty_tabs(self) -> None:
-        for spec in TABS:
-            tab = self.query_one(f"#{spec.id}", Tab)
-            tab.set_class(
-                self._results is not None and not self._counts.get(spec.id), NO_MATCH_CLASS
-            )
+        self.mark_empty_tabs(None if self._results is None else self._counts)
 
     def search_empty(self, spec: TabSpec) -> tuple[str, str]:
         """What an empty tab says while searching: the list's line and the preview's text."""
@@ -342,5 +329,5 @@ class Searching(Host):
         tab = self.tab_of(memory.kind)
         self._selection[tab] = path
         if tab == self.current_tab:
-            self._show_list()
+            self.show_list()
         self.action_show_tab(tab)

@@ -67,7 +67,7 @@ class Sorting(Host):
         self._sorts[spec.id] = self.tab_order(spec).picked(field)
         if self._results is not None:
             self._sorted_in_search = True
-        self._show_list()
+        self.show_list()
         self.save_state()
 
     def on_memory_table_header_clicked(self, message: MemoryTable.HeaderClicked) -> None:
