@@ -12,9 +12,9 @@ from samantha_tui.core.views.indexes import (
     dump_json,
     kinds_affected,
     plan_updates,
-    regenerate,
 )
 from samantha_tui.core.views.indexes.summary import MAX_SUMMARY, summary_of
+from samantha_tui.core.writing.index_writes import regenerate
 
 from .conftest import LT, ST, TASKS, TODAY, memory_text
 
