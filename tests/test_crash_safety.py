@@ -16,7 +16,6 @@ import builtins
 import io
 import os
 import shutil
-import tempfile
 import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -37,6 +36,7 @@ from samantha_tui.core.writing.store import Store
 
 from .conftest import ST, TASKS, TODAY, make_tree
 from .pilot import reindexed
+from .processes import in_memory_folder
 
 KILLED = 137
 # Calls that change what is on disk. os.open counts when it creates or truncates; os.write and the
@@ -374,15 +374,8 @@ def kill_everywhere(tmp_path: Path, scenario: Scenario, journaled: bool) -> int:
 def scratch(tmp_path: Path) -> Iterator[Path]:
     """Where the trees of the kill points go: in memory (/dev/shm) when the system has it, else
     tmp_path. What a kill leaves does not depend on it; copying hundreds of trees is faster."""
-    shm = Path("/dev/shm")
-    if not (shm.is_dir() and os.access(shm, os.W_OK)):
-        yield tmp_path
-        return
-    folder = Path(tempfile.mkdtemp(prefix="samantha-kills-", dir=shm))
-    try:
+    with in_memory_folder(tmp_path, "samantha-kills-") as folder:
         yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 # --- the operations ---------------------------------------------------------------------------

@@ -1,0 +1,31 @@
+"""Helpers for tests that run other processes or many file operations.
+
+`in_memory_folder`: a scratch folder on a memory file system (/dev/shm) when the system has one.
+Renames, links and reads there behave as on disk for another process too; only fsync, which
+these tests cannot observe (a killed process leaves the page cache to the kernel), costs nothing
+instead of milliseconds a call.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+SHM = Path("/dev/shm")
+
+
+@contextlib.contextmanager
+def in_memory_folder(fallback: Path, prefix: str = "samantha-test-") -> Iterator[Path]:
+    """A fresh folder in memory, removed afterwards; `fallback` where there is no /dev/shm."""
+    if not (SHM.is_dir() and os.access(SHM, os.W_OK)):
+        yield fallback
+        return
+    folder = Path(tempfile.mkdtemp(prefix=prefix, dir=SHM))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
