@@ -12,6 +12,7 @@ import contextlib
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,3 +30,20 @@ def in_memory_folder(fallback: Path, prefix: str = "samantha-test-") -> Iterator
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def next_tick(folder: Path) -> None:
+    """Wait until the clock that stamps ctimes in `folder`'s file system has moved on: a change
+    made afterwards gets a ctime that no file changed before the call has. The file system is
+    asked (a probe file in `folder`, which must be outside the tree under test); a coarse clock
+    ticks every few milliseconds, a fine-grained one has moved by the time it is asked."""
+    probe = folder / ".tick"
+    probe.touch()
+    start = os.stat(probe).st_ctime_ns
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        os.utime(probe)
+        if os.stat(probe).st_ctime_ns > start:
+            return
+        time.sleep(0.0005)
+    raise AssertionError(f"the ctime clock of {folder} did not move in 30 s")
