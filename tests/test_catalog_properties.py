@@ -26,12 +26,10 @@ from samantha_tui.core.reading.catalog_list import entry_of
 from samantha_tui.core.reading.scan import scan
 
 from .conftest import LT, ST, TASKS, TODAY, make_tree, memory_text
+from .processes import next_tick
 
 # A day in 2025, well before the catalog's racy window: every file's mtime is set near it.
 OLD_NS = 1_750_000_000 * 10**9
-TICK_S = 0.02
-"""More than one tick of the kernel's clock, which stamps ctimes."""
-
 PATHS = (
     f"{ST}/2026-06-01_a.md",
     f"{ST}/2026-06-02_b.md",
@@ -133,7 +131,7 @@ def test_scans_through_the_catalog_equal_scans_without(steps, reopen, monkeypatc
         previous = by_path(scan(root, TODAY, opened))
         try:
             for step, fresh in zip(steps, reopen, strict=False):
-                time.sleep(TICK_S)
+                next_tick(Path(scratch))
                 apply(root, step)
                 if fresh:  # a new process, as it were
                     opened.close()

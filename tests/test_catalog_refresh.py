@@ -23,7 +23,8 @@ from samantha_tui.core.reading.scan import refresh, scan
 
 from .conftest import ST, TODAY, make_tree, memory_text
 from .fresh_python import locked_by_another_process, run_fresh
-from .test_catalog_properties import OLD_NS, PATHS, STEPS, TICK_S, apply, text, write
+from .processes import next_tick
+from .test_catalog_properties import OLD_NS, PATHS, STEPS, apply, text, write
 
 
 @pytest.fixture(autouse=True)
@@ -58,14 +59,14 @@ def test_a_refresh_after_any_changes_catalogues_what_a_scan_without_it_reads(ste
         try:
             previous = {m.path: m for m in scan(root, TODAY, opened).memories}
             for step, how in zip(steps, scans, strict=False):
-                time.sleep(TICK_S)
+                next_tick(Path(scratch))
                 apply(root, step)
                 if how == "reopen":  # a new process, as it were
                     opened.close()
                     opened = Catalog.open(root, cache)
                 elif how == "scan":  # the app's scan moves the rows between two refreshes
                     previous = {m.path: m for m in scan(root, TODAY, opened).memories}
-                    time.sleep(TICK_S)
+                    next_tick(Path(scratch))
                     apply(root, (step[0], step[1] + 1, step[2] + 1))
                 before = opened.generation()
                 refreshed = refresh(root, TODAY, opened)
@@ -106,7 +107,7 @@ def test_an_unchanged_tree_is_refreshed_without_reading_a_row(tmp_path: Path) ->
         # holds, the rows are compared, and the file is read.
         path = root / ST / "2026-06-01_m.md"
         info = path.stat()
-        time.sleep(TICK_S)
+        next_tick(tmp_path)
         path.write_text(memory_text().replace("Body text.", "Body tex!."), encoding="utf-8")
         os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
         statements.clear()

@@ -30,6 +30,7 @@ from samantha_tui.core.writing.store import Store
 
 from .conftest import LT, ST, TODAY, write_demo
 from .curating import ONE, TWO, ready, text
+from .processes import in_memory_folder
 
 KEPT_STATE = [
     (plan, "_PARSED", dict),
@@ -141,14 +142,15 @@ def _act(curator: Curator, action: str, number: int, step: int) -> None:
 def test_every_index_file_is_what_a_full_regeneration_writes(
     tmp_path_factory: pytest.TempPathFactory, actions: list[tuple[str, int]]
 ) -> None:
-    base = tmp_path_factory.mktemp("patched")
-    root = write_demo(base / "demo", TODAY)
-    curator = Curator(Store(root, lambda: TODAY), auto_index=True)
-    curator.load()
-    curator.reindex()
-    for step, (action, number) in enumerate(actions):
-        _act(curator, action, number, step)
-        assert _indexes(root) == _regenerated(root, base / f"full{step}"), (step, action)
+    # In memory: each example's writes are fsynced, which the comparison cannot see.
+    with in_memory_folder(tmp_path_factory.mktemp("patched"), "samantha-patched-") as base:
+        root = write_demo(base / "demo", TODAY)
+        curator = Curator(Store(root, lambda: TODAY), auto_index=True)
+        curator.load()
+        curator.reindex()
+        for step, (action, number) in enumerate(actions):
+            _act(curator, action, number, step)
+            assert _indexes(root) == _regenerated(root, base / f"full{step}"), (step, action)
 
 
 def test_the_kept_state_listed_is_all_there_is() -> None:

@@ -4,6 +4,7 @@ and tables kept in step change by change hold what a rebuild would write."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import sqlite3
 from array import array
 
@@ -24,31 +25,45 @@ PROJECTS = ("atlas", "mobile-sync", None)
 TYPES = ("decision", "learning", "runbook", None)
 
 _words = st.lists(st.sampled_from(WORDS), min_size=0, max_size=5)
+# Made once: a strategy made inside a draw is checked anew every time, which costs more than the
+# draw itself.
+_kinds = st.sampled_from(list(Kind))
+_days = st.one_of(st.none(), st.integers(min_value=-5, max_value=800))
+_body = st.lists(st.sampled_from(WORDS), max_size=12)
+_importance = st.sampled_from(("high", "medium", "low", None))
+_references = st.integers(min_value=0, max_value=12)
+_projects = st.sampled_from(PROJECTS)
+_topics = st.lists(st.sampled_from(WORDS), max_size=3)
+_types = st.sampled_from(TYPES)
+
+
+@functools.cache
+def _stem_lists(stems: st.SearchStrategy[str]) -> st.SearchStrategy[list[str]]:
+    return st.lists(stems, min_size=0, max_size=12, unique=True)
 
 
 @st.composite
 def records(draw: st.DrawFn, stems: st.SearchStrategy[str]) -> list[Memory]:
-    chosen = draw(st.lists(stems, min_size=0, max_size=12, unique=True))
-    return [draw(record(stem)) for stem in chosen]
+    chosen = draw(_stem_lists(stems))
+    return [record(draw, stem) for stem in chosen]
 
 
-@st.composite
 def record(draw: st.DrawFn, stem: str) -> Memory:
-    kind = draw(st.sampled_from(list(Kind)))
+    kind = draw(_kinds)
     title = " ".join(draw(_words)) or stem
-    days = draw(st.one_of(st.none(), st.integers(min_value=-5, max_value=800)))
+    days = draw(_days)
     return Memory(
         kind=kind,
         path=f"{kind.folder}/{stem}.md",
         title=title.title() if draw(st.booleans()) else title,
-        body=" ".join(draw(st.lists(st.sampled_from(WORDS), max_size=12))),
+        body=" ".join(draw(_body)),
         date=TODAY - dt.timedelta(days=days) if days is not None else None,
-        importance=draw(st.sampled_from(("high", "medium", "low", None))),
+        importance=draw(_importance),
         critical=draw(st.booleans()),
-        reference_count=draw(st.integers(min_value=0, max_value=12)),
-        project=draw(st.sampled_from(PROJECTS)),
-        topics=tuple(draw(st.lists(st.sampled_from(WORDS), max_size=3))),
-        type=draw(st.sampled_from(TYPES)),
+        reference_count=draw(_references),
+        project=draw(_projects),
+        topics=tuple(draw(_topics)),
+        type=draw(_types),
     )
 
 

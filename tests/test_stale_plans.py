@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from samantha_tui.ui.screens.confirm import ConfirmScreen
 
 from .conftest import ST, TASKS, TODAY, make_tree
 from .pilot import reindexed, settle
+from .processes import in_memory_folder
 from .test_review_screen import PRUNE, open_review
 
 WORKTREE = Path(__file__).resolve().parent.parent
@@ -328,10 +330,20 @@ OTHER_PROGRAM = textwrap.dedent(
 )
 
 
-def test_prune_against_a_second_process_marking_candidates_critical(tmp_path: Path) -> None:
+@pytest.fixture
+def memory_folder(tmp_path: Path) -> Iterator[Path]:
+    """The race's tree lives in memory: the 3,000 steps' fsyncs (eight a step) cost nothing
+    there, and the two processes see each other's renames and writes as on disk."""
+    with in_memory_folder(tmp_path, "samantha-race-") as folder:
+        yield folder
+
+
+def test_prune_against_a_second_process_marking_candidates_critical(
+    tmp_path: Path, memory_folder: Path
+) -> None:
     count, every = 3000, 3
     paths = [f"{ST}/2020-01-{1 + n % 28:02d}_candidate_{n:05d}.md" for n in range(count)]
-    root = make_tree(tmp_path / "cerebrum", {p: old_note(p) for p in paths})
+    root = make_tree(memory_folder / "cerebrum", {p: old_note(p) for p in paths})
     seen = {p: digest_bytes((root / p).read_bytes()) for p in paths}
     # The other program works from the end of the batch's order, so the two meet part way.
     targets = sorted(paths)[::every][::-1]
