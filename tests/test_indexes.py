@@ -7,12 +7,7 @@ import json
 from pathlib import Path
 
 from samantha_tui.core.basics.model import Kind
-from samantha_tui.core.views.indexes import (
-    drift,
-    dump_json,
-    kinds_affected,
-    plan_updates,
-)
+from samantha_tui.core.views.indexes import drift, dump_json, kinds_affected, plan_updates
 from samantha_tui.core.views.indexes.summary import MAX_SUMMARY, summary_of
 from samantha_tui.core.writing.index_writes import regenerate
 
