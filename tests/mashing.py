@@ -211,6 +211,18 @@ async def mash(pilot, keys: list[str], gate: WorkerGate | None = None) -> None:
         await settle(pilot)
 
 
+async def press(pilot, *keys: str) -> None:
+    """Each key sent as a terminal sends it, then the app settled: what `pilot.press` and a
+    settle do, with the wait on the app (its messages taken in, its animations ended, nothing
+    left running) and never on the process's CPU going quiet, which on a busy machine it waits
+    out for up to a second a key."""
+    app = pilot.app
+    for key in keys:
+        await mash(pilot, [key])
+        await app._animator.wait_until_complete()
+        await settle(pilot)
+
+
 # --- the way back --------------------------------------------------------------------------------
 
 
@@ -253,8 +265,7 @@ async def undo_everything(pilot, recorder: Recorder) -> None:
     for _ in range(len(recorder.applied) + 1):
         if not app.curator.can_undo:
             break
-        await pilot.press("u")
-        await settle(pilot)
+        await press(pilot, "u")
     notices = [n.message for n in app._notifications]
     assert not app.curator.can_undo, f"an undo was refused; the last notices: {notices[-4:]}"
     assert app.return_code is None

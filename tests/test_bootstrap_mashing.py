@@ -37,6 +37,7 @@ from .mashing import (
     back_to_list,
     draw,
     mash_on,
+    press,
     sandbox,  # noqa: F401 (a fixture)
     snapshot,
     undo_everything,
@@ -107,7 +108,7 @@ async def test_2000_keys_on_the_bootstrap_preview_crash_nothing_and_change_nothi
         recorder = Recorder(app.curator)
 
         async def open_preview(pilot) -> None:
-            await pilot.press("b")
+            await press(pilot, "b")
 
         await mash_on(
             pilot,

@@ -16,6 +16,7 @@ from samantha_tui.ui.screens.bootstrap import BootstrapScreen
 from samantha_tui.ui.screens.memory_form import DiscardQuestion, MemoryForm
 
 from .conftest import ST, TODAY, make_tree
+from .mashing import press
 from .pilot import ALPHA, BETA, memory, reindexed, settle
 
 SIZE = (120, 34)
@@ -41,8 +42,7 @@ def files(root: Path) -> dict[str, bytes]:
 
 async def open_changed_form(pilot) -> MemoryForm:
     """`e` on the selected memory, then a field changed (unsaved), the importance list focused."""
-    await pilot.press("e")
-    await settle(pilot)
+    await press(pilot, "e")
     form = pilot.app.screen
     assert isinstance(form, MemoryForm)
     form.query_one("#field-topics", Input).value = "ci, changed"
@@ -64,13 +64,11 @@ async def test_an_app_key_on_a_dropdown_of_the_form_changes_nothing_and_opens_no
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("c")  # a change `u` could undo: it must not, while the form is open
-        await settle(pilot)
+        await press(pilot, "c")  # a change `u` could undo: it must not, while the form is open
         assert app.curator.can_undo
         before = files(root)
         form = await open_changed_form(pilot)
-        await pilot.press(key)
-        await settle(pilot)
+        await press(pilot, key)
         assert app.screen is form, f"{key} opened {app.screen!r} over the form"
         assert len(app.screen_stack) == 2
         assert files(root) == before, f"{key} wrote a file"
@@ -86,14 +84,12 @@ async def test_an_app_key_in_a_text_field_of_the_form_types_there(
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         before = files(root)
-        await pilot.press("e")
-        await settle(pilot)
+        await press(pilot, "e")
         form = app.screen
         date = form.query_one("#field-date", Input)
         date.focus()
         date.value = ""
-        await pilot.press(key)
-        await settle(pilot)
+        await press(pilot, key)
         assert date.value == typed
         assert app.screen is form and files(root) == before
 
@@ -126,8 +122,7 @@ async def test_no_action_runs_from_the_palette_or_a_binding_while_a_form_is_open
         form = await open_changed_form(pilot)
         for action in ("open_screen('review')", "undo", "help", "command_palette", "jump"):
             assert await app.run_action(action) is False, action
-        await pilot.press("ctrl+p", "ctrl+k")
-        await settle(pilot)
+        await press(pilot, "ctrl+p", "ctrl+k")
         assert app.screen is form and len(app.screen_stack) == 2
 
 
@@ -136,11 +131,9 @@ async def test_after_the_form_closes_the_app_keys_act_again(root: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await open_changed_form(pilot)
-        await pilot.press("escape", "y")
-        await settle(pilot)
+        await press(pilot, "escape", "y")
         assert len(app.screen_stack) == 1
-        await pilot.press("b")
-        await settle(pilot)
+        await press(pilot, "b")
         assert isinstance(app.screen, BootstrapScreen)
 
 
@@ -148,14 +141,12 @@ async def test_an_app_key_on_another_screens_dropdown_does_nothing(root: Path) -
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("b")
-        await settle(pilot)
+        await press(pilot, "b")
         screen = app.screen
         assert isinstance(screen, BootstrapScreen)
         screen.query_one("#bootstrap-project", Select).focus()
         await pilot.pause()
-        await pilot.press("p", "question_mark", "u")
-        await settle(pilot)
+        await press(pilot, "p", "question_mark", "u")
         assert app.screen is screen and len(app.screen_stack) == 2
 
 
@@ -169,15 +160,12 @@ async def test_quitting_with_unsaved_input_asks_the_question_esc_asks(root: Path
         await settle(pilot)
         before = files(root)
         form = await open_changed_form(pilot)
-        await pilot.press(key)
-        await settle(pilot)
+        await press(pilot, key)
         assert isinstance(app.screen, DiscardQuestion), "quit without asking"
         assert app.return_code is None
-        await pilot.press(key)  # asked already: a second press does not stack another question
-        await settle(pilot)
+        await press(pilot, key)  # asked already: a second press does not stack another question
         assert len(app.screen_stack) == 3 and app.return_code is None
-        await pilot.press("escape")  # no: back to the form, input kept
-        await settle(pilot)
+        await press(pilot, "escape")  # no: back to the form, input kept
         assert app.screen is form and app.return_code is None
         assert form.query_one("#field-topics", Input).value == "ci, changed"
         await pilot.press(key, "y")
@@ -192,11 +180,9 @@ async def test_ctrl_q_in_a_text_field_asks_too(root: Path) -> None:
         await settle(pilot)
         form = await open_changed_form(pilot)
         form.query_one("#field-date", Input).focus()
-        await pilot.press("q")  # a letter typed into the date
-        await settle(pilot)
+        await press(pilot, "q")  # a letter typed into the date
         assert app.screen is form and form.query_one("#field-date", Input).value.endswith("q")
-        await pilot.press("ctrl+q")
-        await settle(pilot)
+        await press(pilot, "ctrl+q")
         assert isinstance(app.screen, DiscardQuestion) and app.return_code is None
 
 
@@ -205,8 +191,7 @@ async def test_quitting_from_an_unchanged_form_quits_at_once(root: Path, key: st
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("e")
-        await settle(pilot)
+        await press(pilot, "e")
         form = app.screen
         assert isinstance(form, MemoryForm) and not form.dirty
         form.query_one("#field-importance", Select).focus()
@@ -236,14 +221,12 @@ async def test_a_file_the_form_could_not_save_gets_a_notice_and_no_form(
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.table.select_key(BARE)
-        await pilot.press("e")
-        await settle(pilot)
+        await press(pilot, "e")
         assert len(app.screen_stack) == 1, "a form opened on a file it cannot save"
         notices = [n.message for n in app._notifications]
         assert any(BARE in n and said in n and "o to open it" in n for n in notices), notices
         assert app.table.select_key(BETA)
-        await pilot.press("e")  # a file with frontmatter still opens
-        await settle(pilot)
+        await press(pilot, "e")  # a file with frontmatter still opens
         assert isinstance(app.screen, MemoryForm)
     assert files(root) == before
 

@@ -56,6 +56,7 @@ from .mashing import (
     counting_quits,
     draw,
     mash_on,
+    press,
     sandbox,  # noqa: F401 (a fixture)
     screen_pool,
     snapshot,
@@ -81,9 +82,7 @@ FIX_UNDOS = 20
 
 def pressing(*keys: str) -> Opener:
     async def opener(pilot) -> None:
-        for key in keys:
-            await pilot.press(key)
-            await settle(pilot)
+        await press(pilot, *keys)
 
     return opener
 
@@ -119,12 +118,14 @@ async def open_drift(pilot) -> None:
 
 async def open_fix_plan(pilot) -> None:
     """The problems tab, then `f` on the first problem whose fix is a plan to confirm (on the
-    others `f` says why there is none, or opens the form at the field). When the keys wrote
-    every such fix, `u` takes the last change back, as the test does with all of them at the end."""
+    others `f` says why there is none, or opens the form at the field), LOUD's problems tried
+    first: the tree was given LOUD for its fix, and each other problem tried before it opens and
+    closes a form. When the keys wrote every such fix, `u` takes the last change back, as the
+    test does with all of them at the end."""
     app: SamanthaApp = pilot.app
     for _ in range(FIX_UNDOS):
         await pressing("7")(pilot)
-        for key in list(app.table._keys):
+        for key in sorted(app.table._keys, key=lambda key: not key.startswith(f"{LOUD}#")):
             if app.current_tab != "problems":
                 await pressing("7")(pilot)  # closing a form opened by `f` showed its memory
             assert app.table.select_key(key)
