@@ -3,6 +3,10 @@
 Textual's Footer lays every shown key out in one row and cuts the row at the edge, so on an 80
 column terminal `? Keys` and `q Quit` (the ways to every other key, and out) were the ones lost.
 Here the keys that close, cancel, save, help or quit always stay; the others go from the end.
+
+Textual rebuilds its footer (every key a widget, mounted anew) whenever a screen's bindings may
+have changed: each focus move, each screen opened or closed. Most of those change nothing the
+footer shows, so this one rebuilds only when what it would show differs from what it shows.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from dataclasses import dataclass
 from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -54,8 +59,44 @@ class FittedFooter(Footer):
     def __init__(self) -> None:
         super().__init__()
         self._composed_for = 0
+        self._shown: tuple[object, ...] | None = None
+        """What the footer was last composed from (see _showing)."""
+
+    def _showing(self) -> tuple[object, ...]:
+        """Everything compose reads: the width, whether the palette key shows, and each active
+        binding's key, its display, description, action, group, whether enabled and tooltip."""
+        width = self.size.width or self.app.size.width
+        bindings = tuple(
+            (
+                binding.key,
+                self.app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                binding.show,
+                id(binding.group) if binding.group is not None else None,
+                enabled,
+                tooltip,
+                binding.tooltip,
+            )
+            for (_, binding, enabled, tooltip) in self.screen.active_bindings.values()
+        )
+        return (width, self.show_command_palette, self.app.ENABLE_COMMAND_PALETTE, bindings)
+
+    def bindings_changed(self, screen: Screen) -> None:
+        self._bindings_ready = True
+        if not screen.app.app_focus:
+            return
+        if self.is_attached and screen is self.screen:
+            self.call_after_refresh(self._recompose_if_changed)
+
+    async def _recompose_if_changed(self) -> None:
+        if not self.is_attached or self._showing() == self._shown:
+            return
+        await self.recompose()
 
     def compose(self) -> ComposeResult:
+        if self._bindings_ready:
+            self._shown = self._showing()
         widgets = list(super().compose())
         width = self.size.width or self.app.size.width
         self._composed_for = width
