@@ -14,6 +14,11 @@ from textual.widgets import Input
 from samantha_tui.core.writing.store import Store
 from samantha_tui.demo import ANCHOR, write_demo
 
+from . import css_once, quiet
+
+css_once.install()
+quiet.install()
+
 # CI explores the same examples every run, so a red build always means a change broke something;
 # local runs keep drawing new ones.
 settings.register_profile("ci", derandomize=True, print_blob=True)
