@@ -1,0 +1,340 @@
+"""The review screen in the real app on the demo tree, judged by the files on disk and the indexes;
+and the batch plan and its impact in words (core/writing/impact.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static, Tabs
+
+from samantha_tui.core.basics.plans import Operation
+from samantha_tui.core.views import lifecycle
+from samantha_tui.core.writing import impact, trash
+from samantha_tui.core.writing.store import Store
+from samantha_tui.ui.app import SamanthaApp
+from samantha_tui.ui.screens.confirm import ConfirmScreen
+from samantha_tui.ui.screens.review import ReviewScreen, ReviewTable
+
+from ..conftest import LT, ST, TASKS, TODAY, memory_text
+from ..pilot import index_check, reindexed, settle
+
+PRUNE = (
+    f"{ST}/2026-02-16_standup_notes_format.md",
+    f"{ST}/2026-03-18_ci_cache_key_fix.md",
+    f"{ST}/2026-05-01_docker_compose_profiles.md",
+)
+UPDATE = f"{TASKS}/pending-updates/20260614_165930_api-gateway-refactor.json"
+
+
+@pytest.fixture
+def root(demo_root: Path) -> Path:
+    return reindexed(demo_root)
+
+
+async def open_review(pilot) -> ReviewScreen:
+    await settle(pilot)
+    screen = ReviewScreen()
+    pilot.app.push_screen(screen)
+    await settle(pilot)
+    return screen
+
+
+async def show(pilot, screen: ReviewScreen, section: str) -> None:
+    """Straight to a section (a press of `right` per section costs a redraw of the preview)."""
+    screen.query_one("#review-tabs", Tabs).active = f"review-tab-{section}"
+    await settle(pilot)
+
+
+def trashed(root: Path) -> list[str]:
+    return sorted(entry.path for entry in trash.entries(root))
+
+
+# --- pilot tests ---------------------------------------------------------------------------------
+
+
+async def test_a_reviewed_prune_trashes_exactly_the_marked_and_u_brings_them_back(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = {path: (root / path).read_bytes() for path in PRUNE}
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        screen = await open_review(pilot)
+        table = screen.table()
+        assert table.rows.keys == list(PRUNE)
+        await pilot.press("space", "down", "space")  # the first and the third
+        assert table.marked_keys == [PRUNE[0], PRUNE[2]]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        assert app.screen is screen
+        assert trashed(root) == sorted([PRUNE[0], PRUNE[2]])
+        assert not (root / PRUNE[0]).exists() and not (root / PRUNE[2]).exists()
+        assert (root / PRUNE[1]).read_bytes() == before[PRUNE[1]]
+        assert index_check(root, capsys) == 0
+        assert table.rows.keys == [PRUNE[1]], "the list follows the change"
+        assert table.marked_keys == []
+
+        await pilot.press("u")
+        await settle(pilot)
+        assert {path: (root / path).read_bytes() for path in PRUNE} == before
+        assert trashed(root) == []
+        assert index_check(root, capsys) == 0
+        assert table.rows.keys == list(PRUNE)
+
+
+async def test_the_confirmation_says_the_impact_in_words(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        screen = await open_review(pilot)
+        await pilot.press("a", "right", "space", "space", "enter")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert dialog._title == "Apply 5 reviewed candidates?"
+        assert dialog._lines == [
+            "Move 3 memories to the trash: 0 critical, referenced 2 times in total.",
+            "Promote 2 to long-term memory.",
+            "",
+            "Their index entries are patched afterwards; u undoes the whole batch.",
+        ]
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+        assert trashed(root) == [], "cancel writes nothing"
+
+
+async def test_one_batch_of_several_sections_is_one_undo(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = {p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await open_review(pilot)
+        await pilot.press("a", "right", "a", "right", "a", "right", "a", "enter", "y")
+        await settle(pilot)
+        promoted = sorted(p.name for p in (root / LT).glob(f"{TODAY.isoformat()}_*.md"))
+        assert len(promoted) == 9
+        # Escalated before it was promoted, so the copy carries the new importance.
+        copy = (root / LT / f"{TODAY.isoformat()}_terraform_state_lock_stuck.md").read_text()
+        assert "importance: high\n" in copy and f"date: {TODAY.isoformat()}\n" in copy
+        assert index_check(root, capsys) == 0
+        await pilot.press("u")
+        await settle(pilot)
+    after = {p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    assert {k: v for k, v in after.items() if k.parts[1] != ".trash"} == before
+
+
+async def test_applying_a_pending_update_writes_the_index_entry_and_trashes_the_file(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    index = root / TASKS / "index.json"
+    proposed = json.loads((root / UPDATE).read_text())["proposed_changes"]
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        screen = await open_review(pilot)
+        await show(pilot, screen, "updates")
+        assert screen.table().rows.keys == [UPDATE]
+        await pilot.press("space", "enter")
+        await pilot.pause()
+        assert app.screen._lines[0] == (
+            "Apply 1 pending project update to the current-tasks index."
+        )
+        await pilot.press("y")
+        await settle(pilot)
+        data = json.loads(index.read_text())
+        entry = next(e for e in data["active"] if e["name"] == "api-gateway-refactor")
+        # samantha-llm's analyzer proposes the current status with a check mark.
+        assert entry["status"] == proposed["status"] == "Phase 2 - routing done ✅"
+        assert entry["recent_progress"] == proposed["recent_progress"]
+        assert entry["summary"] == proposed["summary"]
+        assert data["last_updated"] == TODAY.isoformat()
+        assert not (root / UPDATE).exists()
+        assert trashed(root) == [UPDATE]
+        assert screen.table().rows.keys == []
+        assert index_check(root, capsys) == 0, "index.md follows the entry index.json got"
+
+
+async def test_completing_a_task_moves_its_folder_to_work_experience(
+    demo_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = demo_root / TASKS / "billing-export" / "status.md"
+    status.write_text(status.read_text().replace("status: blocked", "status: completed"))
+    root = reindexed(demo_root)
+    moved = root / ".ai/work-experience/.ai/billing-export"
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        screen = await open_review(pilot)
+        await show(pilot, screen, "complete")
+        assert screen.table().rows.keys == [f"{TASKS}/billing-export"]
+        await pilot.press("a", "enter")
+        await pilot.pause()
+        assert app.screen._lines[0] == "Complete 1 task (its folder moves to work experience)."
+        await pilot.press("y")
+        await settle(pilot)
+        assert not (root / TASKS / "billing-export").exists()
+        text = (moved / "status.md").read_text()
+        assert "status: completed\n" in text and f"completed: {TODAY.isoformat()}\n" in text
+        assert index_check(root, capsys) == 0
+        data = json.loads((root / TASKS / "index.json").read_text())
+        assert "billing-export" not in {e["name"] for e in data["active"] + data["blocked"]}
+
+
+async def test_nothing_selected_is_a_notice_not_a_dialog(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_review(pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen
+        assert any("Nothing selected" in n.message for n in app._notifications)
+
+
+async def test_a_marks_the_section_and_again_none(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_review(pilot)
+        await pilot.press("a")
+        assert screen.table().marked_keys == list(PRUNE)
+        assert screen.picked() == {"prune": list(PRUNE)}
+        await pilot.press("a")
+        assert screen.picked() == {}
+
+
+async def test_sessions_awaiting_merge_are_shown_and_cannot_be_picked(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        screen = await open_review(pilot)
+        await show(pilot, screen, "sessions")
+        table = screen.table()
+        assert isinstance(table, ReviewTable) and table.read_only
+        assert [key.rsplit("/", 1)[-1] for key in table.rows.keys] == [
+            "2026-06-14_shipments_cutover_check.md",
+            "2026-06-14_sliding_window_lua.md",
+        ]
+        await pilot.press("space", "a")
+        assert table.marked_keys == [] and screen.picked() == {}
+        note = screen.query_one("#review-note", Static).content
+        assert isinstance(note, Text)
+        note = note.plain
+        assert "samantha-llm subconscious merge" in note
+
+
+async def test_duplicates_show_both_bodies_with_the_differences_marked(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        screen = await open_review(pilot)
+        await pilot.press("right", "right", "right")
+        await settle(pilot)
+        diff = screen.query_one("#review-diff", Static)
+        assert diff.display and not screen.query_one("#review-preview").display
+        table = diff.content
+        assert isinstance(table, Table)
+        left, right = (list(column.cells) for column in table.columns)
+        # The copy kept is the safe one (green ●); the one going to the trash is red (✗).
+        assert any(cell.plain.startswith("● ") and "green" in str(cell.style) for cell in left)
+        assert any(cell.plain.startswith("✗ ") and "red" in str(cell.style) for cell in right)
+        assert not any(cell.plain.startswith(("- ", "+ ")) for cell in left + right)
+        assert [column.header.plain for column in table.columns] == ["kept", "goes to the trash"]
+        assert "● only in the copy kept" in table.title.plain
+        assert "✗ only in the copy going to the trash" in table.title.plain
+        heading = [cell.plain for cell in left].index(
+            "  # Retry Budgets Instead of Fixed Retry Counts"
+        )
+        assert right[heading].plain == left[heading].plain, "equal lines face each other"
+
+
+# --- impact.combine and impact.describe ----------------------------------------------------------
+
+
+def note(title: str, **fields: str) -> str:
+    """A memory with its own title and body, so no two are duplicates."""
+    lines = "".join(f"{key}: {value}\n" for key, value in fields.items())
+    return f"---\n{lines}---\n\n# {title}\n\nWhat {title} says.\n"
+
+
+def test_describe_counts_each_kind_of_change(tree) -> None:
+    store = tree(
+        {
+            f"{ST}/2026-01-02_old.md": note(
+                "Old", date="2026-01-02", topics="[a]", importance="low", reference_count="2"
+            ),
+            f"{ST}/2026-01-03_older.md": note(
+                "Older", date="2026-01-03", topics="[a]", importance="low", reference_count="1"
+            ),
+            f"{ST}/2026-06-01_often.md": note(
+                "Often", date="2026-06-01", topics="[a]", importance="medium", reference_count="12"
+            ),
+        }
+    )
+    proposals = lifecycle.review(store.tree, TODAY)
+    every = {p.name: [c.path for c in p.candidates] for p in proposals}
+    plan = impact.combine(proposals, every)
+    assert impact.describe(plan, store.tree) == [
+        "Move 2 memories to the trash: 0 critical, referenced 3 times in total.",
+        "Promote 1 to long-term memory.",
+        "Raise 1 to high importance; mark 1 critical.",
+    ]
+    assert plan.name == "review: escalate 1, promote 1, prune 2"
+
+
+def test_combine_edits_before_copies_and_trashes_a_file_once(tree) -> None:
+    # Low importance, old and referenced 5 times: pruned, promoted and escalated at once.
+    path = f"{ST}/2026-01-02_everything.md"
+    store = tree(
+        {path: memory_text(date="2026-01-02", topics="[a]", importance="low", reference_count="5")}
+    )
+    proposals = lifecycle.review(store.tree, TODAY)
+    plan = impact.combine(proposals, {"prune": [path], "promote": [path], "escalate": [path]})
+    assert [op.action for op in plan.operations] == ["edit", "copy", "trash"]
+    assert impact.describe(plan, store.tree) == [
+        "Promote 1 to long-term memory.",
+        "Raise 1 to high importance.",
+    ]
+
+
+def test_describe_says_one_in_the_singular_and_counts_critical(tree) -> None:
+    path = f"{ST}/2026-01-02_rule.md"
+    store = tree({path: memory_text(date="2026-01-02", topics="[a]", critical="true")})
+    operation = Operation("trash", path)
+    picked = lifecycle.Proposal("prune", (lifecycle.Candidate(path, "Rule", "why", (operation,)),))
+    plan = impact.combine([picked], {"prune": [path]})
+    assert impact.describe(plan, store.tree) == [
+        "Move 1 memory to the trash: 1 critical, referenced 0 times in total."
+    ]
+    assert impact.describe(impact.combine([picked], {}), store.tree) == []
+
+
+def test_describe_updates_and_tasks_on_the_demo(demo_root: Path) -> None:
+    status = demo_root / TASKS / "billing-export" / "status.md"
+    status.write_text(status.read_text().replace("status: blocked", "status: completed"))
+    store = Store(demo_root, lambda: TODAY)
+    store.scan()
+    proposals = [
+        lifecycle.complete(store.tree, TODAY),
+        lifecycle.pending_updates(store.tree),
+    ]
+    every = {p.name: [c.path for c in p.candidates] for p in proposals}
+    assert impact.describe(impact.combine(proposals, every), store.tree) == [
+        "Complete 1 task (its folder moves to work experience).",
+        "Apply 1 pending project update to the current-tasks index.",
+    ]
+
+
+def test_index_changes_reads_the_current_values(root: Path) -> None:
+    store = Store(root, lambda: TODAY)
+    store.scan()
+    candidate = lifecycle.pending_updates(store.tree).candidates[0]
+    changes = impact.index_changes(store, candidate.operations[0])
+    assert next((c.key, c.current, c.proposed) for c in changes) == (
+        "status",
+        "Phase 2 - routing done",
+        "Phase 2 - routing done ✅",
+    )
+    (root / TASKS / "index.json").unlink()
+    assert impact.index_changes(store, candidate.operations[0])[0].current is None
