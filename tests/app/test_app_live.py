@@ -14,7 +14,8 @@ from samantha_tui.ui.screens.conflict import ConflictScreen
 from samantha_tui.ui.screens.memory_form import MemoryForm
 
 from ..conftest import ST, TODAY, make_tree
-from ..pilot import reindexed, until
+from ..pilot import reindexed, settle, until
+from ..watching import watches_made
 
 A = f"{ST}/2026-06-10_alpha_rule.md"
 NEW = f"{ST}/2026-06-12_written_by_the_assistant.md"
@@ -27,7 +28,13 @@ def memory(title: str) -> str:
 
 
 @pytest.fixture
-def watched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def made(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The OS watches made: the watcher is running once there is one."""
+    return watches_made(monkeypatch)
+
+
+@pytest.fixture
+def watched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, made: list[object]) -> Path:
     config = tmp_path / "watch.toml"
     config.write_text("[watch]\nenabled = true\n")
     monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
@@ -46,7 +53,7 @@ async def test_an_outside_write_appears_and_shows_as_drift_but_writes_no_index(
     app = SamanthaApp(watched, lambda: TODAY)
     async with app.run_test(size=(120, 34)) as pilot:
         assert await until(pilot, lambda: keys_shown(app) == [A])
-        await pilot.pause(0.3)  # the watcher is running once the first scan is shown
+        assert await until(pilot, lambda: made)  # the watcher is running
         (watched / NEW).write_text(memory("Written by the assistant"))
         assert await until(pilot, lambda: NEW in keys_shown(app))
         assert app.table.selected_key == A, "the selection stays where it was"
@@ -67,7 +74,8 @@ async def test_an_outside_edit_refreshes_the_preview_and_keeps_the_search(watche
         assert await until(pilot, lambda: keys_shown(app) == [A])
         await pilot.press("slash", *"alpha")
         assert await until(pilot, lambda: app.query_text == "alpha" and app._results is not None)
-        await pilot.pause(0.3)
+        await settle(pilot)
+        assert await until(pilot, lambda: made)  # the watcher is running
         (watched / A).write_text(memory("Alpha rule").replace("Body.", "Body, edited elsewhere."))
         seen: list[str | None] = []
 
@@ -90,7 +98,8 @@ async def test_an_open_form_says_when_its_file_changed_and_keeps_the_input(watch
         form = app.screen
         assert isinstance(form, MemoryForm)
         form.query_one("#field-importance", Select).value = "high"
-        await pilot.pause(0.3)
+        await settle(pilot)
+        assert await until(pilot, lambda: made)  # the watcher is running
         theirs = memory("Alpha rule").replace("Body.", "Body, edited elsewhere.")
         (watched / A).write_text(theirs)
         banner = form.query_one("#form-banner", Static)
@@ -110,11 +119,14 @@ async def test_an_index_edited_by_another_program_shows_as_drift(watched: Path) 
     app = SamanthaApp(watched, lambda: TODAY)
     async with app.run_test(size=(120, 34)) as pilot:
         assert await until(pilot, lambda: "indexes ✓" in str(app.status_line.render()))
-        await pilot.pause(0.3)
+        assert await until(pilot, lambda: made)  # the watcher is running
+        await settle(pilot)
+        checked = app.index_report
         # A line added to index.md by hand is the assistant's own: kept, not drift.
         index_md = watched / ST / "index.md"
         index_md.write_bytes(index_md.read_bytes() + b"\nAdded by hand.\n")
-        await pilot.pause(0.5)
+        assert await until(pilot, lambda: app.index_report is not checked)  # checked again
+        await settle(pilot)
         assert "indexes ✓" in str(app.status_line.render())
         # An entry another program took out of index.json is.
         index_json = watched / ST / "index.json"
@@ -131,7 +143,8 @@ async def test_records_the_session_took_in_elsewhere_reach_the_list_with_the_nex
     app = SamanthaApp(watched, lambda: TODAY)
     async with app.run_test(size=(120, 34)) as pilot:
         assert await until(pilot, lambda: keys_shown(app) == [A])
-        await pilot.pause(0.3)  # the watcher is running once the first scan is shown
+        await settle(pilot)
+        assert await until(pilot, lambda: made)  # the watcher is running
         (watched / NEW).write_text(memory("Written by the assistant"))
         app.curator.absorb([NEW])  # taken in on another path than the watcher's message
         assert app.list_is_behind()

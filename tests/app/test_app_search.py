@@ -114,7 +114,7 @@ async def test_ctrl_k_jumps_from_the_palette(demo_root: Path) -> None:
         await pilot.press("ctrl+k")
         await pilot.pause()
         await pilot.press(*runbook.title)
-        await pilot.pause(0.5)
+        await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
         assert app.query_one(Tabs).active == "procedural"
@@ -197,7 +197,7 @@ async def test_a_palette_command_acts_on_the_main_list(demo_root: Path) -> None:
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"memory: toggle critical")
-        await pilot.pause(0.5)
+        await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
         assert b"critical: true" in (demo_root / path).read_bytes()

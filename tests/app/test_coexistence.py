@@ -23,7 +23,8 @@ from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 
 from ..conftest import ST, TASKS, TODAY, make_tree
-from ..pilot import settle
+from ..pilot import settle, until
+from ..watching import watches_made
 
 PROC = ".ai/procedural-memory/.ai"
 GATEWAY = f"{TASKS}/gateway/status.md"
@@ -336,25 +337,26 @@ async def test_with_the_watcher_on_the_workers_writes_survive_the_persons_change
     config = tmp_path / "watch.toml"
     config.write_text("[watch]\nenabled = true\n")
     monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
+    made = watches_made(monkeypatch)
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=(120, 36)) as pilot:
-        # Not settle(): with the watcher on, one worker never ends.
-        while app.curator.get(MEMO) is None:
-            await pilot.pause(0.05)
-        await asyncio.sleep(0.5)  # the watcher is running
+        assert await until(pilot, lambda: app.curator.get(MEMO) is not None)
+        assert await until(pilot, lambda: made)  # the watcher is running
         written = []
         for number in range(3):
             written.append(_worker_writes(root, number))
             await asyncio.sleep(0.3)
             app.toggle_critical_of(MEMO)  # the person's own change, while the worker writes
             await asyncio.sleep(0.4)
-        deadline = asyncio.get_running_loop().time() + 60  # generous: stops once all are shown
-        while asyncio.get_running_loop().time() < deadline:
+
+        def all_shown() -> bool:
             shown = {m.path for m in app.curator.tree.memories}
-            if all(f"{ST}/{name}" in shown for name in written):
-                break
-            await asyncio.sleep(0.1)
-        await pilot.pause(1.0)
+            return all(f"{ST}/{name}" in shown for name in written)
+
+        assert await until(pilot, all_shown)
+        # settle, not a clock: an own change whose index write met the worker's is patched
+        # again once outside changes are quiet (INDEX_QUIET), a timer settle waits out.
+        await settle(pilot)
     recent = _json(root, ST)["recent"]["medium_importance"]
     for name in written:
         assert {"file": name, "by": "worker"} in recent, name

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from textual.command import CommandList
 from textual.widgets import Input, Tabs
 
 from samantha_tui.cli import main
@@ -418,8 +419,8 @@ async def test_notices_dialogs_and_screens_hold_no_control_character(root: Path)
         await pilot.press("escape", "ctrl+k")
         await settle(pilot)
         await pilot.press(*"lt")
-        await pilot.pause(0.3)
-        await settle(pilot)
+        await settle(pilot)  # the palette gathers hits in a worker
+        assert app.screen.query_one(CommandList).option_count  # its hits are listed
         assert_screen_clean(app)
         await pilot.press("escape")
         await settle(pilot)

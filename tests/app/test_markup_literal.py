@@ -286,8 +286,7 @@ async def test_the_jump_and_command_palettes_show_titles_and_queries_as_typed(ro
         await settle(pilot)
         assert_shows(app, f"lt {MARKUP}", f"Long-term · critical · {CRITICAL}")
         await pilot.press(*"old")
-        await settle(pilot)
-        await pilot.pause(0.3)  # the palette gathers hits in batches
+        await settle(pilot)  # the palette gathers hits in batches, in a worker
         assert_shows(app, f"old {MARKUP}", OLD)
         await click_on(pilot)
         await pilot.press("escape")
@@ -313,8 +312,7 @@ async def test_bootstrap_review_stats_and_help_show_markup_as_typed(root: Path) 
         screen = app.screen
         assert isinstance(screen, BootstrapScreen)
         screen.query_one("#bootstrap-project", Select).value = NAME
-        await pilot.pause(0.2)
-        await settle(pilot)
+        await settle(pilot)  # the plan is asked for after a debounce, a short timer
         assert_shows(app, f"lt {MARKUP}", f"task {MARKUP}", f"project {NAME}", BODY)
         await click_on(pilot)
         await pilot.press("escape")

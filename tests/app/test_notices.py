@@ -10,7 +10,7 @@ from samantha_tui.ui import notices
 from samantha_tui.ui.app import SamanthaApp
 
 from ..conftest import TODAY
-from ..pilot import settle
+from ..pilot import settle, until
 
 
 def test_kind_of_leaves_out_numbers_and_names() -> None:
@@ -65,7 +65,12 @@ async def test_a_notice_after_its_kind_expired_counts_from_one(demo_root: Path) 
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         app.notify("first", kind="k", timeout=0.05)
-        await pilot.pause(0.2)
+
+        def expired() -> bool:
+            logged = any(entry.message == "first" for entry in app.notices.log.newest_first())
+            return logged and not any(n.message == "first" for n in app._notifications)
+
+        assert await until(pilot, expired)
         app.notify("second", kind="k")
         await pilot.pause()
         (shown,) = [n for n in app._notifications if n.message == "second"]

@@ -32,7 +32,8 @@ from samantha_tui.ui.widgets.preview import Preview
 
 from ..conftest import LT, ST, TODAY
 from ..faults import record_notices, snapshot, temporary_files
-from ..pilot import ALPHA, BETA, alpha_and_beta, index_check, memory, settle
+from ..pilot import ALPHA, BETA, alpha_and_beta, index_check, memory, settle, until
+from ..watching import watches_made
 
 A, B = ALPHA, BETA
 NEW = f"{ST}/2026-06-15_new_note.md"
@@ -320,22 +321,20 @@ async def test_a_watched_tree_folder_removed_leaves_the_app_running_and_writing_
     config = tmp_path / "watch.toml"
     config.write_text("[watch]\nenabled = true\n")
     monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
+    made = watches_made(monkeypatch)
     app = new_app(root)
     async with app.run_test(size=(120, 34)) as pilot:
-        for _ in range(80):  # not settle: the watcher is a worker that never completes
-            if [row.key for row in app.table.rows] == [A, B]:
-                break
-            await pilot.pause(0.1)
-        await pilot.pause(0.3)  # the watcher is running once the first scan is shown
+        # until, not settle: the watcher is a worker that never completes
+        assert await until(pilot, lambda: [row.key for row in app.table.rows] == [A, B])
+        assert await until(pilot, lambda: made)  # the watcher is running
         shutil.rmtree(root)
-        for _ in range(80):
-            if any("Stopped watching" in message for _, message in app.seen_notices):
-                break
-            await pilot.pause(0.1)
+        assert await until(
+            pilot, lambda: any("Stopped watching" in message for _, message in app.seen_notices)
+        )
         said = app.seen_notices
         assert any("no longer exists" in message for _, message in said), said
         await pilot.press("c", "d", "y", "r")
-        await pilot.pause(0.5)
+        await settle(pilot)  # what each key does, done
         assert app.is_running and not root.exists()
 
 

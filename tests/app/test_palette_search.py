@@ -14,7 +14,7 @@ from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.jump import ALIAS_SCORE, NAME_RANK, command_score
 
 from ..conftest import TODAY
-from ..pilot import settle
+from ..pilot import settle, until
 
 
 def test_a_name_holding_the_query_ranks_first_then_aliases_then_loose_names_then_help() -> None:
@@ -35,8 +35,7 @@ def test_every_palette_command_has_unique_aliases_worth_typing() -> None:
 async def listed(pilot, query: str) -> list[str]:
     """The names the palette lists for `query`, best first."""
     pilot.app.screen.query_one(Input).value = query
-    await pilot.pause(0.6)  # the palette waits for typing to pause before searching
-    await settle(pilot)
+    await settle(pilot)  # the palette's search is a worker
     commands = pilot.app.screen.query_one(CommandList)
     return [str(commands.get_option_at_index(i).hit.text) for i in range(commands.option_count)]
 
@@ -75,7 +74,7 @@ async def test_choosing_quit_from_the_palette_quits(demo_root: Path) -> None:
         await pilot.pause()
         assert (await listed(pilot, "exit"))[0] == "app: quit"
         await pilot.press("enter")
-        await pilot.pause(0.3)
+        assert await until(pilot, lambda: app.return_code is not None)
     assert app.return_code == 0
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ from samantha_tui.ui.screens.reader import DELETED, MARKDOWN_LIMIT, ReaderScreen
 from samantha_tui.ui.widgets.plain_lines import PlainLines
 
 from ..conftest import ST, TASKS, TODAY, make_tree
-from ..pilot import ALPHA, BETA, alpha_and_beta, memory, settle
+from ..pilot import ALPHA, BETA, alpha_and_beta, memory, settle, until
 
 
 def app_on(root: Path) -> SamanthaApp:
@@ -132,12 +131,12 @@ async def test_status_lines_keep_their_line_breaks_in_the_preview_and_the_reader
         await settle(pilot)
         await pilot.press("3")
         await settle(pilot)
-        await pilot.pause(0.1)
         expected = (
             "Replace the gateway.\nStatus: Phase 2 - routing done\nStarted: 2026-03-30\n"
             "Last Updated: 2026-06-13"
         )
-        assert expected in paragraph_lines(app.query_one("#preview-body", Markdown))
+        preview_body = app.query_one("#preview-body", Markdown)
+        assert await until(pilot, lambda: expected in paragraph_lines(preview_body))
         await pilot.press("enter")
         await settle(pilot)
         assert expected in paragraph_lines(app.screen.query_one("#reader-body", Markdown))
@@ -156,15 +155,17 @@ async def test_the_reader_follows_a_change_on_disk_and_says_when_the_file_goes(
         (root / ALPHA).write_text(memory("Alpha rule", "importance: high\n") + "New line.\n")
         app._take_in([ALPHA], "taken in")
         await settle(pilot)
-        await pilot.pause(0.1)
+        assert await until(
+            pilot, lambda: "New line." in reader(app).query_one("#reader-body", Markdown).source
+        )
         screen = reader(app)
         assert "New line." in screen.query_one("#reader-body", Markdown).source
         assert "high" in plain(screen.query_one("#reader-fields", Static))
         (root / ALPHA).unlink()
         app._take_in([ALPHA], "taken in")
         await settle(pilot)
-        await pilot.pause(0.1)
         banner = screen.query_one("#reader-banner", Static)
+        assert await until(pilot, lambda: banner.display and plain(banner).strip() == DELETED)
         assert banner.display and plain(banner).strip() == DELETED
         assert reader(app) is screen
 
@@ -183,7 +184,9 @@ async def test_e_in_the_reader_edits_and_the_reader_shows_the_saved_field(
         form.query_one("#field-reference_count").value = "7"
         await pilot.press("ctrl+s")
         await settle(pilot)
-        await pilot.pause(0.1)
+        assert await until(
+            pilot, lambda: "7" in plain(reader(app).query_one("#reader-fields", Static))
+        )
         screen = reader(app)
         assert "reference_count: 7" in (root / ALPHA).read_text()
         assert "7" in plain(screen.query_one("#reader-fields", Static))
@@ -216,9 +219,7 @@ async def test_o_opens_the_folder_with_the_configured_program(
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         await pilot.press("O")
-        deadline = time.monotonic() + 5
-        while not log.exists() and time.monotonic() < deadline:
-            await pilot.pause(0.05)
+        assert await until(pilot, log.exists, 5)
     assert log.read_text().splitlines() == ["--flag", str(root.resolve() / ST)]
 
 
@@ -330,10 +331,13 @@ async def test_a_1_mb_body_opens_as_plain_lines_and_scrolls_to_its_end(tmp_path:
         assert lines.display and lines.row_count > 12_000
         assert screen.query_one("#reader-body", Markdown).display is False
         await pilot.press("end")
-        await pilot.pause(0.1)
-        assert "THE END" in "".join(
-            seg.text for y in range(lines.size.height) for seg in lines.render_line(y)
-        )
+
+        def at_the_end() -> bool:
+            return "THE END" in "".join(
+                seg.text for y in range(lines.size.height) for seg in lines.render_line(y)
+            )
+
+        assert await until(pilot, at_the_end)
 
 
 async def test_markup_and_control_characters_show_as_typed_in_the_reader(tmp_path: Path) -> None:
@@ -351,10 +355,16 @@ async def test_markup_and_control_characters_show_as_typed_in_the_reader(tmp_pat
         assert "[red]x[/]" in plain(screen.query_one("#reader-fields", Static))
         source = screen.query_one("#reader-body", Markdown).source
         assert "\\x1b[2J" in source and "\\u202e" in source and "\x1b" not in source
-        await pilot.pause(0.1)
-        painted = "".join(
-            segment.text for strip in app.screen._compositor.render_strips() for segment in strip
-        )
+
+        def painted_now() -> str:
+            return "".join(
+                segment.text
+                for strip in app.screen._compositor.render_strips()
+                for segment in strip
+            )
+
+        assert await until(pilot, lambda: "[bold]Loud[/]" in painted_now())
+        painted = painted_now()
         assert "[bold]Loud[/]" in painted
         assert "\x1b" not in painted and "\u202e" not in painted
 

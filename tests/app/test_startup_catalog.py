@@ -50,13 +50,22 @@ def catalogue(root: Path) -> None:
     store.close()
 
 
+class Gate(threading.Event):
+    """Set to let the scan run; `reached` is set once the scan waits at it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reached = threading.Event()
+
+
 @pytest.fixture
-def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
     """The scan waits until the test opens the gate (always opened at the end)."""
-    opened = threading.Event()
+    opened = Gate()
     real = Curator.load
 
     def held(self: Curator):
+        opened.reached.set()
         assert opened.wait(WAIT), "the test never let the scan run"
         return real(self)
 
@@ -65,12 +74,17 @@ def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     opened.set()
 
 
-async def checked(pilot, app: SamanthaApp, gate: threading.Event) -> None:
+async def checked(pilot, app: SamanthaApp, gate: Gate) -> None:
     """Let the scan run, and wait until its checked tree is shown and every worker is done."""
     gate.set()
     assert await until(pilot, lambda: app.checking is None, WAIT)
     await app.workers.wait_for_complete()
     await pilot.pause()
+
+
+def said(app: SamanthaApp) -> list[str]:
+    """The notices' messages, newest first."""
+    return [entry.message for entry in app.notices.log.newest_first()]
 
 
 def status(app: SamanthaApp) -> str:
@@ -88,7 +102,7 @@ def titles(app: SamanthaApp) -> list[str]:
 
 
 async def test_the_catalogued_rows_show_before_the_scan_and_the_status_says_checking(
-    tmp_path: Path, gate: threading.Event
+    tmp_path: Path, gate: Gate
 ) -> None:
     root = two_memories(tmp_path)
     catalogue(root)
@@ -107,7 +121,7 @@ async def test_the_catalogued_rows_show_before_the_scan_and_the_status_says_chec
 
 
 async def test_a_file_changed_since_the_catalog_shows_its_new_content_after_the_check(
-    tmp_path: Path, gate: threading.Event
+    tmp_path: Path, gate: Gate
 ) -> None:
     root = two_memories(tmp_path)
     catalogue(root)
@@ -127,7 +141,7 @@ async def test_a_file_changed_since_the_catalog_shows_its_new_content_after_the_
 
 
 async def test_keys_that_change_or_open_a_form_wait_for_the_check_then_run_in_order(
-    tmp_path: Path, gate: threading.Event
+    tmp_path: Path, gate: Gate
 ) -> None:
     root = two_memories(tmp_path)
     catalogue(root)
@@ -136,9 +150,7 @@ async def test_keys_that_change_or_open_a_form_wait_for_the_check_then_run_in_or
     async with app.run_test(size=(120, 36)) as pilot:
         assert await until(pilot, lambda: len(app.table.rows) == 2, WAIT)
         await pilot.press("c", "e")
-        await pilot.pause(0.1)
-        said = [entry.message for entry in app.notices.log.newest_first()]
-        assert any("still being checked (2)" in message for message in said)
+        assert await until(pilot, lambda: any("still being checked (2)" in m for m in said(app)))
         assert len(app.screen_stack) == 1  # the form waits too
         assert (root / SECOND).read_bytes() == before  # nothing written from unchecked records
         gate.set()
@@ -174,12 +186,14 @@ async def test_a_damaged_catalog_is_said_once_as_a_warning(tmp_path: Path) -> No
 
 
 async def test_without_a_catalog_the_app_reads_the_files_as_before(
-    tmp_path: Path, gate: threading.Event
+    tmp_path: Path, gate: Gate
 ) -> None:
     root = two_memories(tmp_path)
     app = SamanthaApp(root)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.2)
+        # The scan waits at the gate: past the catalog, which had nothing to draw.
+        assert await until(pilot, gate.reached.is_set, WAIT)
+        await pilot.pause()
         assert app.checking is None
         assert app.memory_tree is None  # nothing to draw until the files are read
         assert not app.table.rows
@@ -190,7 +204,7 @@ async def test_without_a_catalog_the_app_reads_the_files_as_before(
 
 
 async def test_a_change_asked_for_while_checking_keeps_what_another_program_wrote(
-    tmp_path: Path, gate: threading.Event
+    tmp_path: Path, gate: Gate
 ) -> None:
     """The change is worked out once the files are checked, from the file as it is now: another
     program's edit since the catalog was written is kept, and only the key asked for is added."""
@@ -214,7 +228,7 @@ async def test_a_change_asked_for_while_checking_keeps_what_another_program_wrot
 
 
 async def test_a_screen_over_the_whole_tree_opens_only_on_the_checked_tree(
-    tmp_path: Path, gate: threading.Event
+    tmp_path: Path, gate: Gate
 ) -> None:
     from samantha_tui.ui.screens.stats import StatsScreen
 
@@ -224,7 +238,7 @@ async def test_a_screen_over_the_whole_tree_opens_only_on_the_checked_tree(
     async with app.run_test(size=(120, 36)) as pilot:
         assert await until(pilot, lambda: "checking" in status(app), WAIT)
         await pilot.press("s")
-        await pilot.pause(0.2)
+        assert await until(pilot, lambda: any("still being checked" in m for m in said(app)))
         assert not isinstance(app.screen, StatsScreen)
         gate.set()
         assert await until(pilot, lambda: isinstance(app.screen, StatsScreen), WAIT)
@@ -234,7 +248,7 @@ async def test_a_screen_over_the_whole_tree_opens_only_on_the_checked_tree(
 
 
 async def test_while_checking_the_list_holds_entries_and_only_a_previewed_record_is_loaded(
-    tmp_path: Path, gate: threading.Event, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, gate: Gate, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = two_memories(tmp_path)
     catalogue(root)
@@ -261,7 +275,8 @@ async def test_while_checking_the_list_holds_entries_and_only_a_previewed_record
         assert await until(pilot, lambda: previewed(app) == FIRST, WAIT)
         assert loaded == [SECOND, FIRST]
         await pilot.press("up", "down", "up")
-        await pilot.pause(0.2)
+        assert await until(pilot, lambda: previewed(app) == SECOND, WAIT)
+        assert await until(pilot, lambda: not app.preview.body_pending, WAIT)
         assert loaded == [SECOND, FIRST]  # kept, not loaded again
         await checked(pilot, app, gate)
         assert all(isinstance(m, Memory) for m in app.memory_tree.memories)
@@ -269,7 +284,7 @@ async def test_while_checking_the_list_holds_entries_and_only_a_previewed_record
 
 
 async def test_the_reader_opens_on_a_catalogued_record_while_checking(
-    tmp_path: Path, gate: threading.Event
+    tmp_path: Path, gate: Gate
 ) -> None:
     root = two_memories(tmp_path)
     catalogue(root)

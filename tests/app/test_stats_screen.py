@@ -16,7 +16,7 @@ from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.stats import BarRow, Bars, StatsScreen, bar_lines, hbar, month_chart
 
 from ..conftest import ST, TODAY, make_tree, memory_text
-from ..pilot import settle
+from ..pilot import settle, until
 
 NOT_CRITICAL = f"{ST}/2026-05-18_jwt_clock_skew_leeway.md"
 """A demo memory that is not critical yet."""
@@ -120,8 +120,7 @@ async def test_checking_until_the_drift_is_known(demo_root: Path) -> None:
         app.curator.drift = slow_drift
         screen = StatsScreen()
         app.push_screen(screen)
-        while screen.numbers is None:
-            await pilot.pause(0.01)
+        assert await until(pilot, lambda: screen.numbers is not None)
         await pilot.pause()
         assert shown(screen, "#stats-drift") == "checking…"
         assert "4 critical" in shown(screen, "#stats-critical")
