@@ -108,7 +108,10 @@ class WorkProgressing(Host):
         under = next(s for s in reversed(app.screen_stack) if not isinstance(s, ModalScreen))
         active = self._panel_of(under) if slow else None
         for screen in app.screen_stack:
-            for panel in screen.query(ProgressPanel):
+            # A screen's panel is its child (composed there, or mounted beside its footer):
+            # looking among the children only, not through every widget of every screen in the
+            # stack, as this runs at each progress report and each REDRAW.
+            for panel in screen.query_children(ProgressPanel):
                 if panel is not active:
                     panel.hide()
         if active is not None and work is not None:
@@ -116,10 +119,10 @@ class WorkProgressing(Host):
 
     def _panel_of(self, screen: Screen[Any]) -> ProgressPanel | None:
         """The screen's panel; a full screen with a footer gets one above it."""
-        found = screen.query(ProgressPanel)
+        found = screen.query_children(ProgressPanel)
         if found:
             return found.first()
-        footers = screen.query(Footer)
+        footers = screen.query_children(Footer)
         if not footers:
             return None
         panel = ProgressPanel()

@@ -18,6 +18,16 @@ class CountedTab(Tab):
 
 
 class CountedTabs(Tabs):
+    _labelled: dict[str, str] | None = None
+    """The label last set on each tab, by id."""
+
     def set_labels(self, labels: Mapping[str, str]) -> None:
+        # The labels are asked for after every change and many moves, and mostly say what they
+        # said: setting a label lays the screen out again and moves the underline, so only the
+        # labels that differ are set.
+        if self._labelled is None:
+            self._labelled = {}
         for tab_id, label in labels.items():
-            self.query_one(f"#{tab_id}", Tab).label = label
+            if self._labelled.get(tab_id) != label:
+                self.query_one(f"#{tab_id}", Tab).label = label
+                self._labelled[tab_id] = label

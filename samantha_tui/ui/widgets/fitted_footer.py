@@ -112,11 +112,25 @@ class FittedFooter(Footer):
         chosen = {id(keys[i]) for i in shown}
         for widget in widgets:
             if not isinstance(widget, FooterKey) or _is_palette(widget) or id(widget) in chosen:
+                if isinstance(widget, FooterKey) and not _is_palette(widget):
+                    _born_compact(widget, compact)
                 yield widget
 
     def on_resize(self, event: events.Resize) -> None:
         if event.size.width != self._composed_for and self._bindings_ready:
             self.refresh(recompose=True)
+
+
+def _born_compact(key: FooterKey, compact: bool) -> None:
+    """Give a key, before it is mounted, the compactness its footer binds to it (the palette's
+    key is bound to nothing: it stays as Textual makes it).
+
+    A key is made compact (its `-compact` class on) and its binding to the footer's `compact` sets
+    it again once mounted, which runs its watcher: each key of a compact footer, after being styled
+    at its mount, was styled again for the class it gained. Set before the mount, the class is
+    there when it is styled first, and the watcher finds nothing to change."""
+    key.set_reactive(FooterKey.compact, compact)
+    key.set_class(compact, "-compact", update=False)
 
 
 def _is_palette(widget: Widget) -> bool:
