@@ -1,10 +1,10 @@
 """Injected file-system faults for the write paths, and the checks every fault test makes.
 
 Tests run as root, for whom chmod stops nothing, so faults are injected by wrapping the primitives
-the atomic writer and the moves call (os.write, os.fsync, tempfile.mkstemp, os.replace, os.link,
-os.rename, os.mkdir, os.unlink). A wrapper fails only for paths inside the tree (and inside the
-folders given as scope), and passes everything else to the real call, so the test machinery and
-the app's own terminal output are untouched.
+the atomic writer and the moves call (os.write, os.fsync, tempfile.mkstemp, os.replace, the
+swap of two names, os.link, os.rename, os.mkdir, os.unlink). A wrapper fails only for paths
+inside the tree (and inside the folders given as scope), and passes everything else to the real
+call, so the test machinery and the app's own terminal output are untouched.
 """
 
 from __future__ import annotations
@@ -19,13 +19,16 @@ from pathlib import Path
 
 import pytest
 
+from samantha_tui.core.writing import name_swap
 from samantha_tui.core.writing.store import Store
 
 from .conftest import TODAY
 
-PATH_CALLS = ("mkstemp", "mkdir", "link", "rename", "replace", "unlink")
+PATH_CALLS = ("mkstemp", "mkdir", "link", "rename", "replace", "exchange", "unlink")
 """Every call that creates or removes a name in a folder."""
 READ_ONLY_FILE = "read-only file"
+RENAMES = ("replace", "exchange", "link", "rename")
+"""Every call that puts a file in place."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,9 @@ FAULTS = {
         Fault("disk full on fsync", ("fsync",), errno.ENOSPC, "free some space"),
         Fault("read-only folder", PATH_CALLS, errno.EROFS, "mount it writable"),
         Fault("permission denied", PATH_CALLS, errno.EACCES, "make sure you may change it"),
-        Fault("rename fails", ("replace", "link", "rename"), errno.EIO, "check the disk"),
+        Fault(
+            "rename fails", ("replace", "exchange", "link", "rename"), errno.EIO, "check the disk"
+        ),
         Fault("unlink fails", ("unlink",), errno.EPERM, "make sure you may change it"),
         Fault(READ_ONLY_FILE, (), errno.EACCES, "make it writable (chmod u+w)"),
     )
@@ -60,6 +65,7 @@ _REAL = {
     "link": os.link,
     "rename": os.rename,
     "replace": os.replace,
+    "exchange": name_swap.exchange,
     "unlink": os.unlink,
 }
 
@@ -75,7 +81,7 @@ class Faults:
         self.fired = 0
         self._read_only: Path | None = None
         for name in _REAL:
-            module = tempfile if name == "mkstemp" else os
+            module = {"mkstemp": tempfile, "exchange": name_swap}.get(name, os)
             monkeypatch.setattr(module, name, self._wrapper(name))
 
     def arm(

@@ -99,6 +99,7 @@ def test_a_failing_write_leaves_the_original_and_no_temporary_file(tree, monkeyp
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(atomic.os, "replace", disk_full)
+    monkeypatch.setattr(atomic.name_swap, "exchange", disk_full)
     with pytest.raises(StoreError, match="the disk is full; free some space"):
         store.edit(f"{ST}/n.md", {"critical": True})
     assert (store.root / ST / "n.md").read_text() == TEXT

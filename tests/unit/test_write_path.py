@@ -15,11 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from samantha_tui.core.basics.digest import digest_bytes
 from samantha_tui.core.basics.model import Kind, Memory
 from samantha_tui.core.reading import known_files
-from samantha_tui.core.writing import edits
+from samantha_tui.core.writing import atomic, edits
 from samantha_tui.core.writing.atomic import ConflictError, StoreError, write_atomic
 from samantha_tui.core.writing.curator import Curator
+from samantha_tui.core.writing.name_swap import exchange
 from samantha_tui.core.writing.store import Store
 
 from ..conftest import ST, TODAY, make_tree
@@ -224,3 +226,68 @@ def test_the_store_logs_its_swaps_and_a_scan_resets_them(tmp_path: Path) -> None
     assert store.take_swaps() == []
     assert store.get(ONE) is added[0] and store.get(f"{ST}/missing.md") is None
     assert [m.path for m in store.records_at(ST)] == [ONE, TWO]
+
+
+# --- another program's write between the last check and the swap ----------------------------------
+
+
+def _write_between_check_and_swap(
+    monkeypatch: pytest.MonkeyPatch, path: Path, how: str, theirs: bytes
+) -> None:
+    """The last check before the swap passes, and at that very moment another program writes:
+    in place (a naive tool) or by its own rename (samantha-llm's worker, an editor)."""
+    checks = []
+    real = atomic.holds
+
+    def holds_then_they_write(at: Path, expected: object) -> bool:
+        held = real(at, expected)
+        checks.append(held)
+        if len(checks) == 2:  # the check at the last moment
+            if how == "in place":
+                with open(path, "r+b") as handle:
+                    handle.write(theirs)
+                    handle.truncate()
+            else:
+                side = path.with_name(".theirs.tmp")
+                side.write_bytes(theirs)
+                os.replace(side, path)
+        return held
+
+    monkeypatch.setattr(atomic, "holds", holds_then_they_write)
+
+
+@pytest.mark.parametrize("how", ["in place", "by rename"])
+@pytest.mark.parametrize("expected", ["bytes", "digest"])
+def test_a_write_landing_between_the_last_check_and_the_swap_is_kept_and_ours_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str, expected: str
+) -> None:
+    if not _swaps(tmp_path):
+        pytest.skip("this system cannot swap two names in one step")
+    path = tmp_path / "memory.md"
+    path.write_bytes(b"Revision 1.\n")
+    seen = b"Revision 1.\n" if expected == "bytes" else digest_bytes(b"Revision 1.\n")
+    _write_between_check_and_swap(monkeypatch, path, how, b"Revision 2.\n")
+    with pytest.raises(ConflictError):
+        write_atomic(path, b"Revision 1, edited.\n", "memory.md", seen)
+    assert path.read_bytes() == b"Revision 2.\n"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_a_write_swapped_in_while_nobody_else_writes_lands_and_leaves_no_file_behind(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "memory.md"
+    path.write_bytes(b"Revision 1.\n")
+    write_atomic(path, b"Revision 1, edited.\n", "memory.md", b"Revision 1.\n")
+    assert path.read_bytes() == b"Revision 1, edited.\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["memory.md"]
+
+
+def _swaps(folder: Path) -> bool:
+    first, second = folder / "probe-a", folder / "probe-b"
+    first.write_bytes(b"a")
+    second.write_bytes(b"b")
+    swapped = exchange(first, second) and first.read_bytes() == b"b"
+    first.unlink()
+    second.unlink()
+    return swapped

@@ -14,6 +14,7 @@ from ..basics.digest import digest_bytes
 from ..basics.errors import StoreError
 from ..basics.json_read import NotRegular, kind_of, read_regular
 from ..reading import known_files
+from . import name_swap
 
 
 class ConflictError(StoreError):
@@ -210,6 +211,8 @@ def write_atomic(path: Path, data: bytes, rel: str, expected: str | bytes | None
             raise ConflictError(rel)
         if expected is None:
             os.link(tmp, path)  # fails if the file appeared meanwhile: never overwrite
+        elif name_swap.exchange(tmp, path):
+            _keep_theirs_if_changed(path, tmp, data, rel, expected)
         else:
             os.replace(tmp, path)
     except BaseException:
@@ -218,11 +221,33 @@ def write_atomic(path: Path, data: bytes, rel: str, expected: str | bytes | None
         known_files.forget(path)
         raise
     known_files.wrote(path, data)
-    if expected is None:
-        # The file is in place; a leftover link to it is no reason to say the write failed.
+    if expected is None or tmp.exists():
+        # The file is in place; a leftover link to it, or the old file swapped out, is no reason
+        # to say the write failed.
         with contextlib.suppress(OSError):
             tmp.unlink()
     _fsync_dir(path.parent)
+
+
+def _keep_theirs_if_changed(
+    path: Path, swapped_out: Path, data: bytes, rel: str, expected: str | bytes
+) -> None:
+    """After the swap: the old file is at `swapped_out`. If it is not what the caller saw, another
+    program wrote between the last check and the swap: its file goes back in place, ours goes,
+    and the write is refused as a conflict."""
+    try:
+        old = swapped_out.read_bytes()
+    except OSError:
+        old = None
+    if old is not None and (old == expected or digest_bytes(old) == expected):
+        return
+    name_swap.exchange(swapped_out, path)
+    # Theirs is back in place, and ours is at the temporary name unless they wrote again in
+    # between: then theirs newest is what went to the temporary name, and it goes back in place
+    # too (what is dropped is a version they themselves replaced).
+    if swapped_out.exists() and swapped_out.read_bytes() != data:
+        name_swap.exchange(swapped_out, path)
+    raise ConflictError(rel)
 
 
 def _may_write(path: Path) -> bool:
