@@ -20,7 +20,7 @@ from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.review import ReviewScreen, ReviewTable
 
 from ..conftest import LT, ST, TASKS, TODAY, memory_text
-from ..pilot import index_check, reindexed, settle
+from ..pilot import index_check, reindexed, settle, until
 
 PRUNE = (
     f"{ST}/2026-02-16_standup_notes_format.md",
@@ -116,7 +116,10 @@ async def test_one_batch_of_several_sections_is_one_undo(
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=(120, 34)) as pilot:
         await open_review(pilot)
-        await pilot.press("a", "right", "a", "right", "a", "right", "a", "enter", "y")
+        await pilot.press("a", "right", "a", "right", "a", "right", "a", "enter")
+        # The answer goes to the confirmation once it is up, as a person's would.
+        assert await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
         await settle(pilot)
         promoted = sorted(p.name for p in (root / LT).glob(f"{TODAY.isoformat()}_*.md"))
         assert len(promoted) == 9
