@@ -14,10 +14,9 @@ from textual.widgets import Input
 from samantha_tui.core.writing.store import Store
 from samantha_tui.demo import ANCHOR, write_demo
 
-from . import css_once, quiet
+from . import css_once
 
 css_once.install()
-quiet.install()
 
 # CI explores the same examples every run, so a red build always means a change broke something;
 # local runs keep drawing new ones.
