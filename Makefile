@@ -33,9 +33,9 @@ run: $(VENV)/.installed compile
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check samantha_tui tests screenshots bench
 	# Two workers, one per core of the machines it runs on. Four end sooner (an app test spends
-	# part of its time waiting), but the load then makes the tests of held and burst keys meet
-	# timings no person's machine gives them. Work stealing hands a worker that runs out the
-	# tests still queued on the other; conftest puts the longest tests first.
+	# part of its time waiting), but under that load tests of held and burst keys failed now and
+	# then. Work stealing hands a worker that runs out the tests still queued on the other;
+	# conftest puts the longest tests first.
 	$(BIN)/python -m pytest -q -n 2 --dist worksteal
 
 lint: $(VENV)/.installed-test

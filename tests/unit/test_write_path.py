@@ -291,3 +291,26 @@ def _swaps(folder: Path) -> bool:
     first.unlink()
     second.unlink()
     return swapped
+
+
+def test_their_file_is_never_removed_when_putting_it_back_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not _swaps(tmp_path):
+        pytest.skip("this system cannot swap two names in one step")
+    path = tmp_path / "memory.md"
+    path.write_bytes(b"Revision 1.\n")
+    _write_between_check_and_swap(monkeypatch, path, "by rename", b"Revision 2.\n")
+    real, calls = atomic.name_swap.exchange, []
+
+    def swap_back_fails(first: Path, second: Path) -> bool:
+        calls.append(first)
+        if len(calls) > 1:
+            raise OSError(5, "Input/output error")
+        return real(first, second)
+
+    monkeypatch.setattr(atomic.name_swap, "exchange", swap_back_fails)
+    with pytest.raises(OSError):
+        write_atomic(path, b"Revision 1, edited.\n", "memory.md", b"Revision 1.\n")
+    kept = [p.read_bytes() for p in tmp_path.iterdir()]
+    assert b"Revision 2.\n" in kept

@@ -198,6 +198,7 @@ def write_atomic(path: Path, data: bytes, rel: str, expected: str | bytes | None
             )
     fd, tmp_name = tempfile.mkstemp(prefix=_temporary_prefix(path), suffix=".tmp", dir=path.parent)
     tmp = Path(tmp_name)
+    swapped = False
     try:
         try:
             _write_all(fd, data)
@@ -212,12 +213,16 @@ def write_atomic(path: Path, data: bytes, rel: str, expected: str | bytes | None
         if expected is None:
             os.link(tmp, path)  # fails if the file appeared meanwhile: never overwrite
         elif name_swap.exchange(tmp, path):
+            swapped = True
             _keep_theirs_if_changed(path, tmp, data, rel, expected)
         else:
             os.replace(tmp, path)
     except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        # After a swap the temporary name may hold another program's file (when putting it
+        # back failed): only our own bytes are removed.
+        if not swapped or _holds_bytes(tmp, data):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
         known_files.forget(path)
         raise
     known_files.wrote(path, data)
@@ -235,19 +240,25 @@ def _keep_theirs_if_changed(
     """After the swap: the old file is at `swapped_out`. If it is not what the caller saw, another
     program wrote between the last check and the swap: its file goes back in place, ours goes,
     and the write is refused as a conflict."""
-    try:
-        old = swapped_out.read_bytes()
-    except OSError:
-        old = None
-    if old is not None and (old == expected or digest_bytes(old) == expected):
+    unchanged = holds(swapped_out, expected)
+    known_files.forget(swapped_out)  # a name about to go: nothing to remember of it
+    if unchanged:
         return
     name_swap.exchange(swapped_out, path)
     # Theirs is back in place, and ours is at the temporary name unless they wrote again in
     # between: then theirs newest is what went to the temporary name, and it goes back in place
     # too (what is dropped is a version they themselves replaced).
-    if swapped_out.exists() and swapped_out.read_bytes() != data:
+    if swapped_out.exists() and not _holds_bytes(swapped_out, data):
         name_swap.exchange(swapped_out, path)
+        swapped_out.unlink()
     raise ConflictError(rel)
+
+
+def _holds_bytes(path: Path, data: bytes) -> bool:
+    try:
+        return path.read_bytes() == data
+    except OSError:
+        return False
 
 
 def _may_write(path: Path) -> bool:
