@@ -17,9 +17,11 @@ from samantha_tui.core.writing import impact, trash
 from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.confirm import ConfirmScreen
+from samantha_tui.ui.screens.review import SECTIONS as lifecycle_sections
 from samantha_tui.ui.screens.review import ReviewScreen, ReviewTable
 
 from ..conftest import LT, ST, TASKS, TODAY, memory_text
+from ..mashing import key_event
 from ..pilot import index_check, reindexed, settle, until
 
 PRUNE = (
@@ -341,3 +343,22 @@ def test_index_changes_reads_the_current_values(root: Path) -> None:
     )
     (root / TASKS / "index.json").unlink()
     assert impact.index_changes(store, candidate.operations[0])[0].current is None
+
+
+@pytest.mark.parametrize("keys", [("right", "a"), ("right", "space"), ("right", "left", "a")])
+async def test_keys_typed_at_once_after_a_section_change_act_on_the_section_it_went_to(
+    root: Path, keys: tuple[str, ...]
+) -> None:
+    """A quick typist's `right a`: the marks land in the section `right` went to, not the one it
+    left, although the keys arrive before the tab has been drawn."""
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        screen = await open_review(pilot)
+        for key in keys:  # posted together, as a terminal delivers a burst
+            app.post_message(key_event(key))
+        await settle(pilot)
+        went_to = lifecycle_sections[keys.count("right") - keys.count("left")]
+        marked = {s.key: screen.table(s).marked_keys for s in lifecycle_sections}
+        assert marked[went_to.key], f"nothing marked in {went_to.label}: {marked}"
+        assert all(not keys for key, keys in marked.items() if key != went_to.key), marked
+        assert screen.section is went_to

@@ -461,11 +461,17 @@ class ReviewScreen(LiveScreen):
     async def _tab_activated(self, message: Tabs.TabActivated) -> None:
         if message.tab is None:
             return
-        self.section = next(s for s in SECTIONS if s.tab_id == message.tab.id)
-        self.query_one("#review-switcher", ContentSwitcher).current = self.section.table_id
-        self.table().focus()
-        self._show_about()
+        self._enter(next(s for s in SECTIONS if s.tab_id == message.tab.id))
         await self._show_side()
+
+    def _enter(self, section: Section) -> None:
+        """Show `section`'s table and focus it now, not once the tab's message comes back: a key
+        typed right after `right` finds its binding through the focus of the moment, and `right a`
+        or `right space` would otherwise mark the section being left."""
+        self.section = section
+        self.query_one("#review-switcher", ContentSwitcher).current = section.table_id
+        self.set_focus(self.table())
+        self._show_about()
 
     @on(MemoryTable.Highlighted)
     async def _highlighted(self, message: MemoryTable.Highlighted) -> None:
@@ -487,10 +493,16 @@ class ReviewScreen(LiveScreen):
         self.table().toggle_all()
 
     def action_next_section(self) -> None:
-        self.query_one("#review-tabs", Tabs).action_next_tab()
+        self._step_section(1)
 
     def action_previous_section(self) -> None:
-        self.query_one("#review-tabs", Tabs).action_previous_tab()
+        self._step_section(-1)
+
+    def _step_section(self, step: int) -> None:
+        """Round the sections, as the tabs do; the tab follows (its message redraws the side)."""
+        section = SECTIONS[(SECTIONS.index(self.section) + step) % len(SECTIONS)]
+        self._enter(section)
+        self.query_one("#review-tabs", Tabs).active = section.tab_id
 
     def action_apply(self) -> None:
         picked = self.picked()
