@@ -44,7 +44,9 @@ def run(args: argparse.Namespace) -> int:
             door.apply(store, plan)
             print(f"restored {plan.operations[0].path} as a copy; the trash still holds {args.id}")
         elif args.trash_command == "restore":
-            print(f"restored {store.restore(args.id)}")
+            entry = trash.find(store.root, args.id)
+            door.apply(store, edits.restore(entry))
+            print(f"restored {entry.path}")
         else:
             removed = store.empty_trash(args.older_than)
             print(f"deleted {len(removed)} item(s) trashed more than {args.older_than} days ago")

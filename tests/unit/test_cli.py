@@ -10,6 +10,10 @@ from pathlib import Path
 import pytest
 
 from samantha_tui.cli import main
+from samantha_tui.core.basics.plans import Operation, Plan
+from samantha_tui.core.writing import door
+from samantha_tui.core.writing.store import Store
+from samantha_tui.demo import write_demo
 
 from ..conftest import ST, TODAY
 
@@ -116,6 +120,26 @@ def test_trash_commands(tree, capsys) -> None:
     assert (store.root / ST / "n.md").read_text() == TEXT
     assert run("trash", "restore", "nope", "--tree", str(store.root)) == 1
     assert "nothing in the trash" in capsys.readouterr().err
+
+
+def test_trash_restore_puts_the_index_entry_back_too(tmp_path: Path, capsys) -> None:
+    """Restored from the command line as from the trash screen: through the door, so the entry
+    samantha-llm reads at start-up comes back with the file."""
+    root = write_demo(tmp_path / "demo", TODAY)
+    assert run("index", "--tree", str(root)) == 0  # the demo's indexes drift on purpose
+    name = "2026-04-08_httpx_timeout_defaults.md"
+    store = Store(root, lambda: TODAY)
+    store.scan()
+    door.apply(store, Plan("trash it", (Operation("trash", f"{ST}/{name}"),)))
+    assert name not in (root / ST / "index.json").read_text()
+    assert run("trash", "list", "--tree", str(root)) == 0
+    entry_id = next(
+        line.split()[0] for line in capsys.readouterr().out.splitlines() if name in line
+    )
+    assert run("--tree", str(root), "trash", "restore", entry_id) == 0
+    assert (root / ST / name).is_file()
+    assert name in (root / ST / "index.json").read_text()
+    assert run("index", "--check", "--tree", str(root)) == 0, capsys.readouterr().out
 
 
 def test_demo_command_writes_a_tree(tmp_path: Path, capsys) -> None:

@@ -131,6 +131,13 @@ def create(rel: str, data: bytes) -> Plan:
     return Plan(f"{name_of(rel)}: created", (op,), rule=CREATE)
 
 
+def restore(entry: trash.TrashEntry) -> Plan:
+    """Put a trashed item back where it was (refused if anything is there now); its index
+    entries are patched in with it, as for any change through the door."""
+    op = Operation("restore", entry.path, "restored by you", target=entry.id)
+    return Plan(f"restore {name_of(entry.path)}", (op,), rule=RESTORE)
+
+
 def restore_copy(root: Path, entry: trash.TrashEntry) -> Plan:
     """Restore a trashed file as a new file beside its old place (`<stem>_restored.md`, never
     over anything); the trash keeps its own copy until it is emptied. Undo removes the copy."""

@@ -15,7 +15,6 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from ...core.basics.model import Kind, kind_of_path
-from ...core.basics.plans import Operation, Plan
 from ...core.reading.scan import PENDING_DIR
 from ...core.writing import edits, trash
 from ...core.writing.atomic import StoreError
@@ -195,9 +194,8 @@ class TrashScreen(LiveScreen):
         entry = self._restorable()
         if entry is None:
             return
-        operation = Operation("restore", entry.path, "restored by you", target=entry.id)
-        name = f"restore {name_of(entry.path)}"
-        self.app.change(lambda: Plan(name, (operation,), rule=edits.RESTORE))
+        plan = edits.restore(entry)
+        self.app.change(lambda: plan)
 
     def _restorable(self) -> trash.TrashEntry | None:
         """The selected entry, or None having said why nothing can be restored."""
