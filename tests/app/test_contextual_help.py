@@ -62,7 +62,7 @@ async def test_main_help_keeps_its_sections_names_the_tab_and_explains_the_marke
         ("b", "Bootstrap preview", {"x": "Write the plan to a file (Markdown or JSON)"}, "Search"),
         ("t", "Trash", {"r  Enter": "Restore the selected file to where it came from"}, "Edit"),
         ("s", "Stats", {"r": "Regenerate indexes", "Esc": "Close"}, "Critical"),
-        ("enter", "Reader", {"n  ]": "Read the next memory of the list (also ])"}, "Delete"),
+        ("enter", "Reader", {"n  ]": "Read the next memory of the list"}, "Delete"),
     ],
 )
 async def test_each_screen_lists_its_own_keys_and_only_the_app_keys_that_work_there(

@@ -43,8 +43,8 @@ class ReaderScreen(LiveScreen):
         "notes.md and decisions.md. It follows the file: a change on disk shows at once."
     )
     HELP_KEYS = {
-        "reader.next": "Read the next memory of the list (also ])",
-        "reader.previous": "Read the previous memory of the list (also [)",
+        "reader.next": "Read the next memory of the list",
+        "reader.previous": "Read the previous memory of the list",
         "reader.close": "Back to the list, on the row last read",
     }
 
