@@ -1,4 +1,5 @@
-"""The settings file: theme, automatic index regeneration, the watcher and key overrides."""
+"""The settings file: theme, automatic index regeneration, the watcher, the bootstrap budget,
+comparing by meaning, and key overrides."""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ class Settings:
     """Watch the tree for changes other programs make."""
     bootstrap_budget: int = 8000
     """Tokens the bootstrap preview measures the plan against."""
+    meaning: bool = True
+    """Compare memories by meaning (near-duplicates, possible conflicts, related memories) with
+    the embedding model; off, the health report says the semantic checks are off."""
     keys: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     """Binding id -> keys ("memory.toggle_critical" -> "c"); the app checks the ids."""
     path: Path = field(default_factory=lambda: settings_path())
@@ -40,6 +44,7 @@ _FIELDS: dict[tuple[str, str], tuple[str, type[Any]]] = {
     ("index", "auto_regenerate"): ("auto_index", bool),
     ("watch", "enabled"): ("watch", bool),
     ("bootstrap", "budget"): ("bootstrap_budget", int),
+    ("meaning", "enabled"): ("meaning", bool),
 }
 KEYS_TABLE = "keys"
 """Binding id -> keys; read apart from `_FIELDS` since any id may be a key of it."""

@@ -52,16 +52,17 @@ def _fixed_today(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempP
     monkeypatch.setenv("SAMANTHA_TUI_TODAY", TODAY.isoformat())
     for name in ("SAMANTHA_CEREBRUM", "NO_COLOR", "TEXTUAL_THEME", "VISUAL", "EDITOR"):
         monkeypatch.delenv(name, raising=False)
-    # Never the developer's own settings; and no watcher unless a test starts one itself.
+    # Never the developer's own settings; no watcher and no embedding model unless a test turns
+    # them on itself (the model takes half a second of CPU to load in every app that boots).
     config = tmp_path_factory.mktemp("config") / "config.toml"
-    config.write_text(WATCHER_OFF, encoding="utf-8")
+    config.write_text(TEST_SETTINGS, encoding="utf-8")
     monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
     monkeypatch.setenv("SAMANTHA_TUI_CACHE", str(tmp_path_factory.mktemp("cache")))
     # The app remembers tabs, theme and sorts in a state file: a fresh one for every test.
     monkeypatch.setenv("SAMANTHA_TUI_STATE", str(tmp_path_factory.mktemp("state") / "state.json"))
 
 
-WATCHER_OFF = "[watch]\nenabled = false\n"
+TEST_SETTINGS = "[watch]\nenabled = false\n\n[meaning]\nenabled = false\n"
 
 
 @pytest.fixture(autouse=True)

@@ -19,7 +19,7 @@ from samantha_tui.ui.screens.bootstrap import BootstrapScreen
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.export import ExportScreen
 
-from ..conftest import LT, ST, TASKS, TODAY, WATCHER_OFF
+from ..conftest import LT, ST, TASKS, TODAY, TEST_SETTINGS
 from ..pilot import index_check, reindexed, settle
 
 SIZE = (120, 34)
@@ -260,7 +260,7 @@ async def test_the_budget_comes_from_the_settings_file(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = tmp_path / "config.toml"
-    config.write_text(WATCHER_OFF + "[bootstrap]\nbudget = 500\n", encoding="utf-8")
+    config.write_text(TEST_SETTINGS + "[bootstrap]\nbudget = 500\n", encoding="utf-8")
     monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=SIZE) as pilot:

@@ -10,7 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from samantha_tui.settings import Settings, known_settings, load_settings, settings_path
+from samantha_tui.settings import (
+    CONFIG_ENV,
+    Settings,
+    known_settings,
+    load_settings,
+    settings_path,
+)
 
 EXAMPLE = """\
 theme = "textual-dark"
@@ -120,7 +126,10 @@ def test_unknown_keys_are_named_and_the_rest_still_applies(tmp_path: Path) -> No
         "unknown setting `index.every` is ignored",
         "unknown setting `mouse` is ignored",
     ]
-    known = "theme, index.auto_regenerate, watch.enabled, bootstrap.budget, keys.<binding id>"
+    known = (
+        "theme, index.auto_regenerate, watch.enabled, bootstrap.budget, meaning.enabled, "
+        "keys.<binding id>"
+    )
     assert f"(known: {known})" in messages[0]
     assert settings.auto_index is False
 
@@ -183,3 +192,16 @@ def test_the_unknown_setting_message_names_every_setting_the_file_may_hold(tmp_p
         assert not any("unknown setting" in m for m in messages), dotted
     read_from_the_file = {f.name for f in dataclasses.fields(Settings)} - {"keys", "path"}
     assert len(named[:-1]) == len(read_from_the_file)
+
+
+def test_comparing_by_meaning_is_on_unless_the_file_turns_it_off(tmp_path) -> None:
+    path = tmp_path / "config.toml"
+    assert load_settings({CONFIG_ENV: str(path)})[0].meaning is True
+    path.write_text("[meaning]\nenabled = false\n")
+    assert load_settings({CONFIG_ENV: str(path)}) == (Settings(meaning=False, path=path), [])
+    path.write_text('[meaning]\nenabled = "no"\n')
+    settings, messages = load_settings({CONFIG_ENV: str(path)})
+    assert settings.meaning is True
+    assert messages == [
+        f'{path}: `meaning.enabled` should be true or false, not "no"; using the default (true)'
+    ]
