@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from ..core.basics.model import Memory, Tree, short_path
+from ..core.basics.visible import visible
 from ..core.views.bootstrap import BootstrapPlan, Signals, plan
 from ..core.views.health import CAP, HealthReport, health_report
 from ..core.views.health_findings import CHECKS, Finding
@@ -98,7 +99,8 @@ def _where(finding: Finding) -> str:
 
 def render(report: HealthReport, root: str) -> list[str]:
     """The report as text: the score, the semantic line, then each check's findings."""
-    out = [f"health of {root}: {report.score}/100", report.semantic.line()]
+    # One line each, whatever a file name holds: a line break in one is escaped too.
+    out = [f"health of {visible(root)}: {report.score}/100", visible(report.semantic.line())]
     groups = report.by_check()
     if not groups:
         out.append("no findings")
@@ -107,8 +109,8 @@ def render(report: HealthReport, root: str) -> list[str]:
         out.append(f"{check} ({len(found)})")
         for finding in found:
             prefix = "error: " if finding.severity.value == "error" else ""
-            out.append(f"  {_where(finding)}: {prefix}{finding.message}")
-            out.append(f"    fix: {finding.fix.words}")
+            out.append(f"  {visible(_where(finding))}: {prefix}{visible(finding.message)}")
+            out.append(f"    fix: {visible(finding.fix.words)}")
     return out
 
 
