@@ -34,6 +34,7 @@ COMMAND_MODULES: dict[str, str] = {
     "index": "index",
     "search": "search",
     "recover": "recover",
+    "health": "health",
 }
 
 

@@ -24,10 +24,8 @@ from typing import Any
 
 from ..core.basics.json_read import kind_of, loads, read_regular
 from ..core.basics.sorting import FIELDS_BY_ID, SortOrder
-from ..core.basics.xdg import xdg_home
+from ..core.basics.xdg import state_file
 
-STATE_ENV = "SAMANTHA_TUI_STATE"
-"""Names the state file directly (tests use it)."""
 VERSION = 1
 LIMIT = 1 << 16
 """Bytes read at most: the app writes a few hundred; anything bigger is not its file."""
@@ -47,9 +45,7 @@ class AppState:
 
 def state_path(environ: Mapping[str, str] = os.environ) -> Path:
     """`$SAMANTHA_TUI_STATE`, else `$XDG_STATE_HOME/samantha-tui/state.json` (~/.local/state)."""
-    if environ.get(STATE_ENV):
-        return Path(environ[STATE_ENV]).expanduser()
-    return xdg_home("XDG_STATE_HOME", ".local/state", environ) / "samantha-tui" / "state.json"
+    return state_file(environ)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,8 @@ class Operation:
     path: str
     reason: str = ""
     target: str | None = None
-    """move: where to; restore: the trash entry id."""
+    """move: where to; restore: the trash entry id; trash (in a merge): the file the plan keeps,
+    so that a skipped step on that file leaves this one alone too (see door.Progress)."""
     values: Mapping[str, Any] = field(default_factory=dict)
     """edit: keys to set; project-fields: index entry keys to set."""
     unset: tuple[str, ...] = ()

@@ -19,3 +19,19 @@ def xdg_home(variable: str, default: str, environ: Mapping[str, str] = os.enviro
         home = Path(environ["HOME"]) if environ.get("HOME") else Path.home()
         return home / default
     return Path(base)
+
+
+STATE_ENV = "SAMANTHA_TUI_STATE"
+"""Names the app's state file directly (tests use it); the app's other state sits beside it."""
+
+
+def state_file(environ: Mapping[str, str] = os.environ) -> Path:
+    """`$SAMANTHA_TUI_STATE`, else `$XDG_STATE_HOME/samantha-tui/state.json` (~/.local/state)."""
+    if environ.get(STATE_ENV):
+        return Path(environ[STATE_ENV]).expanduser()
+    return xdg_home("XDG_STATE_HOME", ".local/state", environ) / "samantha-tui" / "state.json"
+
+
+def state_folder(environ: Mapping[str, str] = os.environ) -> Path:
+    """The folder of the app's own state: the state file's, never inside a memory tree."""
+    return state_file(environ).parent

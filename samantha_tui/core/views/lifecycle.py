@@ -171,7 +171,7 @@ def escalate(tree: Tree) -> Proposal:
     return Proposal(ESCALATE, tuple(candidates))
 
 
-def _richness(memory: Memory) -> tuple[bool, int, int, int, int]:
+def richness(memory: Memory) -> tuple[bool, int, int, int, int]:
     """Which of two duplicates to keep: a critical one first (it is read every session)."""
     is_original = 0 if _MERGE_STAMP.search(memory.name.removesuffix(".md")) else 1
     return (
@@ -211,7 +211,7 @@ def duplicate_pairs(tree: Tree) -> list[tuple[Memory, Memory, str]]:
                 if pair in seen:
                     continue
                 seen.add(pair)
-                keep, drop = sorted((first, second), key=_richness, reverse=True)
+                keep, drop = sorted((first, second), key=richness, reverse=True)
                 if drop.critical:
                     continue  # both critical: a person decides, no rule trashes one
                 similarity = fuzz.ratio(_fold(first.body), _fold(second.body))
