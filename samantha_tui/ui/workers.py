@@ -38,6 +38,7 @@ def describe_worker(worker: Worker[Any]) -> str:
         "stats": "The statistics",
         "review": "The review",
         "bootstrap-plan": "The bootstrap preview",
+        "bootstrap-change": "Working out the batch's bootstrap change",
         "trash": "Reading the trash",
     }
     return names.get(worker.group, f"Background work ({worker.name})")

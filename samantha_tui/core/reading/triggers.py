@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..basics.json_read import read_json
+from ..basics.json_read import loads, read_regular
 from ..basics.model import Kind
 
 CATEGORIES = ("repo", "path", "keyword", "domain")
@@ -118,15 +118,31 @@ def read_triggers(value: Any) -> Triggers:
     return Triggers(signals, _negatives(value.get("negative")))
 
 
+STRATEGY_INDEX = f"{Kind.PROCEDURAL.folder}/index.json"
+"""Where `loading_strategy` is read from, relative to the cerebrum root."""
+
+
 def read_strategy(root: Path) -> LoadingStrategy:
     """`loading_strategy` from the procedural index.json; the documented defaults otherwise."""
-    path = root / Kind.PROCEDURAL.folder / "index.json"
+    path = root / STRATEGY_INDEX
     if not path.is_file():
         return LoadingStrategy()
-    rel = path.relative_to(root).as_posix()
     try:
-        data = read_json(path)
-    except (OSError, ValueError):
+        raw = read_regular(path)
+    except OSError:
+        return LoadingStrategy(source=f"default ({STRATEGY_INDEX} is not readable JSON)")
+    return strategy_from_bytes(raw)
+
+
+def strategy_from_bytes(raw: bytes | None) -> LoadingStrategy:
+    """`loading_strategy` from the procedural index.json's bytes (None: no file), read as
+    `read_strategy` reads the file."""
+    if raw is None:
+        return LoadingStrategy()
+    rel = STRATEGY_INDEX
+    try:
+        data = loads(raw.decode("utf-8"))
+    except ValueError:
         return LoadingStrategy(source=f"default ({rel} is not readable JSON)")
     strategy = data.get("loading_strategy") if isinstance(data, dict) else None
     if not isinstance(strategy, dict):

@@ -11,13 +11,14 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
 from ..basics.model import Kind, Memory, Severity, Tree
 from ..reading.triggers import (
+    STRATEGY_INDEX,
     LoadingStrategy,
     MalformedTriggers,
     Signals,
@@ -27,6 +28,7 @@ from ..reading.triggers import (
     matching_signals,
     read_strategy,
     read_triggers,
+    strategy_from_bytes,
 )
 from . import index_view
 from .index_view import IndexedProject, IndexFile
@@ -881,17 +883,34 @@ def _sized(
     return items
 
 
-def plan(tree: Tree, signals: Signals, today: dt.date, budget: int | None = None) -> BootstrapPlan:
+def _index(root: Path, kind: Kind, index_files: Mapping[str, bytes | None]) -> IndexFile:
+    rel = f"{kind.folder}/{index_view.INDEX_NAME}"
+    if rel in index_files:
+        return index_view.index_from_bytes(kind, index_files[rel])
+    return index_view.read_index(root, kind)
+
+
+def plan(
+    tree: Tree,
+    signals: Signals,
+    today: dt.date,
+    budget: int | None = None,
+    *,
+    index_files: Mapping[str, bytes | None] | None = None,
+) -> BootstrapPlan:
     """The bootstrap order for a tree: tiers in load order, each file once, in its first tier.
 
     Each kind's lists come from its index.json where one can be read (sizes from the files they
     name), else from the files. Reads the procedural index.json for its `loading_strategy`;
-    raises UnknownProject for a project not in current tasks.
+    raises UnknownProject for a project not in current tasks. `index_files` (paths from the
+    root: bytes, or None for no file) stand in for the index files on disk they name: the
+    plan of a tree as a change would leave it, its indexes patched, with nothing written.
     """
     if budget is not None and budget < 1:
         raise ValueError(f"budget must be at least 1 token, not {budget}")
     root = Path(tree.root)
-    indexes = {kind: index_view.read_index(root, kind) for kind in INDEXED_KINDS}
+    index_files = index_files or {}
+    indexes = {kind: _index(root, kind, index_files) for kind in INDEXED_KINDS}
     marks = _Marks()
     by_path = {m.path: m for m in tree.memories}
     usable = [m for m in tree.memories if not m.has_errors]
@@ -902,7 +921,11 @@ def plan(tree: Tree, signals: Signals, today: dt.date, budget: int | None = None
     else:
         project = _choose_project(tree, signals.project)
     signals = dataclasses.replace(signals, project=project.name)
-    strategy = read_strategy(root)
+    strategy = (
+        strategy_from_bytes(index_files[STRATEGY_INDEX])
+        if STRATEGY_INDEX in index_files
+        else read_strategy(root)
+    )
     short = _by_path(m for m in usable if m.kind is Kind.SHORT_TERM)
     long = _by_path(m for m in usable if m.kind is Kind.LONG_TERM)
     # Ages are taken from `today`, not the scan's day, so a plan can be made for any date.

@@ -84,9 +84,22 @@ def read_index(root: Path, kind: Kind) -> IndexFile:
             return IndexFile(kind, rel, None)
         if path.stat().st_size > MAX_INDEX_BYTES:
             return IndexFile(kind, rel, None, f"larger than {MAX_INDEX_BYTES // 2**20} MB")
-        data = json_loads(read_regular(path).decode("utf-8-sig"))
+        raw = read_regular(path)
     except OSError as error:
         return IndexFile(kind, rel, None, f"unreadable: {error.strerror or error}")
+    return index_from_bytes(kind, raw)
+
+
+def index_from_bytes(kind: Kind, raw: bytes | None) -> IndexFile:
+    """The kind's index.json from its bytes (None: there is no file), read as `read_index` reads
+    the file: what a plan's index patch would leave is judged like what is on disk."""
+    rel = f"{kind.folder}/{INDEX_NAME}"
+    if raw is None:
+        return IndexFile(kind, rel, None)
+    if len(raw) > MAX_INDEX_BYTES:
+        return IndexFile(kind, rel, None, f"larger than {MAX_INDEX_BYTES // 2**20} MB")
+    try:
+        data = json_loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
         return IndexFile(kind, rel, None, "not UTF-8 text")
     except TooDeep:

@@ -48,6 +48,7 @@ class ConfirmScreen(DismissOnce, ModalScreen[bool]):
             if self._lines:
                 with VerticalScroll(classes="dialog-lines"):
                     yield Static(shown("\n".join(self._lines), multi_line=True))
+            yield from self.compose_more()
             with Horizontal(classes="dialog-buttons"):
                 yield Button(Text(self._cancel_label), id="cancel")
                 yield Button(
@@ -55,6 +56,10 @@ class ConfirmScreen(DismissOnce, ModalScreen[bool]):
                     id="confirm",
                     variant="error" if self._danger else "primary",
                 )
+
+    def compose_more(self) -> ComposeResult:
+        """What a kind of confirmation shows between its lines and its buttons (none here)."""
+        yield from ()
 
     def on_mount(self) -> None:
         # Keys that came in a burst may have closed it before it was mounted: nothing to focus.

@@ -33,7 +33,7 @@ from ..widgets.fitted_footer import FittedFooter
 from ..widgets.memory_table import Column, LazyRows, MemoryTable, TableRow
 from ..widgets.preview import Preview, format_value
 from ..workers import background
-from .confirm import ConfirmScreen
+from .batch_confirm import BatchConfirmScreen
 from .live_screen import LiveScreen
 
 if TYPE_CHECKING:
@@ -524,7 +524,17 @@ class ReviewScreen(LiveScreen):
             if yes:
                 self._app.change(lambda: plan)
 
-        self.app.push_screen(ConfirmScreen(title, lines, "Apply", danger=danger), confirmed)
+        curator = self._app.curator
+        confirm = BatchConfirmScreen(
+            title,
+            lines,
+            plan,
+            self.review.tree,
+            curator.store.today(),
+            self.app.settings.bootstrap_budget,
+            danger=danger,
+        )
+        self.app.push_screen(confirm, confirmed)
 
 
 def _session_row(path: str, session: str) -> TableRow:

@@ -312,16 +312,24 @@ def _plan_kind(
     kind: Kind,
     explain: bool = True,
     scope: Scope | None = None,
+    files: Mapping[str, bytes | None] | None = None,
 ) -> KindPlan | None:
     """The updates and drift of one kind; without `explain`, the drift says nothing of entries
-    and the updates do not list what changed in them (the comparison is skipped)."""
+    and the updates do not list what changed in them (the comparison is skipped). `files`
+    (paths from the root: bytes, None for no file) stand in for the index files they name."""
     if not (root / kind.folder).is_dir():
         return None
     scope = scope or Scope()
     json_rel, md_rel = f"{kind.folder}/{INDEX_JSON}", f"{kind.folder}/{INDEX_MD}"
-    old_json, old_md = _read(root, json_rel), _read(root, md_rel)
+
+    def read(rel: str) -> bytes | None:
+        return files[rel] if files is not None and rel in files else _read(root, rel)
+
+    old_json, old_md = read(json_rel), read(md_rel)
     json_key = f"{root}/{json_rel}"
-    old, problem = _load(old_json, json_key) if old_json is not None else (None, None)
+    # Stand-in bytes are parsed, never cached over what was read from the disk.
+    parsed_key = "" if files is not None and json_rel in files else json_key
+    old, problem = _load(old_json, parsed_key) if old_json is not None else (None, None)
     keys = KindScope(kind, tree, scope)
     previous = (
         _previous_entries(kind, tree, old, keys, scope.previous, scope.current) if old else {}
@@ -347,9 +355,11 @@ def _plan_kind(
             # `last_updated` moves only with a real change, so regenerating is quiet in git.
             built, new_json = _restamped_json(new_json, built, today.isoformat())
         # Once written, the next change starts from this very data (its entries' text kept).
-        _PARSED[json_key] = (new_json, built.data)
-        if not hand_laid:
-            _DUMPED[json_key] = new_json
+        # A plan over stand-in files is never written: what is on disk stays the one cached.
+        if files is None:
+            _PARSED[json_key] = (new_json, built.data)
+            if not hand_laid:
+                _DUMPED[json_key] = new_json
 
     md_scope, md_keys = keys.in_scope, keys.key_of
     if scope.remove_stale and old:
@@ -420,10 +430,13 @@ def _planned(
     kinds: Iterable[Kind] | None,
     explain: bool = True,
     scope: Scope | None = None,
+    files: Mapping[str, bytes | None] | None = None,
 ) -> list[KindPlan]:
     wanted = set(Kind) if kinds is None else set(kinds)
     found = (
-        _plan_kind(tree, Path(root), today, kind, explain, scope) for kind in Kind if kind in wanted
+        _plan_kind(tree, Path(root), today, kind, explain, scope, files)
+        for kind in Kind
+        if kind in wanted
     )
     return [planned for planned in found if planned is not None]
 
@@ -465,14 +478,16 @@ def planned_by_kind(
     explain: bool,
     scope: Scope | None,
     what: str = UPDATING,
+    files: Mapping[str, bytes | None] | None = None,
 ) -> list[KindPlan]:
-    """`_planned`, kind by kind, saying how far it got (see progress.py)."""
+    """`_planned`, kind by kind, saying how far it got (see progress.py); `files` stand in for
+    the index files they name (see `_plan_kind`)."""
     asked = set(Kind) if kinds is None else set(kinds)
     wanted = [kind for kind in Kind if kind in asked]
     found: list[KindPlan] = []
     for done, kind in enumerate(wanted):
         report_progress(done, len(wanted), what)
-        found.extend(_planned(tree, root, today, [kind], explain, scope))
+        found.extend(_planned(tree, root, today, [kind], explain, scope, files))
     report_progress(len(wanted), len(wanted), what)
     return found
 

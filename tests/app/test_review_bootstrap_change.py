@@ -1,0 +1,78 @@
+"""The confirmation of a reviewed batch says what it does to the bootstrap: side by side on a wide
+terminal, stacked at 80x24, worked out without holding a key."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.widgets import Static
+
+from samantha_tui.core.views import lifecycle
+from samantha_tui.core.views.bootstrap_change import bootstrap_change
+from samantha_tui.core.writing.store import Store
+from samantha_tui.ui.app import SamanthaApp
+from samantha_tui.ui.screens.batch_confirm import BatchConfirmScreen, summary
+from samantha_tui.ui.screens.review import ReviewScreen
+
+from ..conftest import TODAY
+from ..pilot import reindexed, settle, until
+
+
+@pytest.fixture
+def root(demo_root: Path) -> Path:
+    return reindexed(demo_root)
+
+
+def plain(widget: Static, width: int) -> str:
+    console = Console(width=width, file=io.StringIO(), record=True)
+    console.print(widget.content)
+    return console.export_text()
+
+
+def expected(root: Path):
+    """What the core says the demo's whole promotion does to the bootstrap."""
+    store = Store(root, lambda: TODAY)
+    store.scan()
+    plan = lifecycle.promote(store.tree, TODAY).plan()
+    return bootstrap_change(store.tree, plan, TODAY, budget=8000)
+
+
+@pytest.mark.parametrize("size", [(140, 40), (80, 24)])
+async def test_the_batch_confirmation_shows_the_bootstrap_change(
+    root: Path, size: tuple[int, int]
+) -> None:
+    change = expected(root)
+    assert change.freed > 0 and change.stops and change.critical
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        app.push_screen(ReviewScreen())
+        await settle(pilot)
+        await pilot.press("right", "a", "enter")  # every promotion
+        assert await until(pilot, lambda: isinstance(app.screen, BatchConfirmScreen))
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, BatchConfirmScreen)
+        panel = dialog.query_one("#batch-bootstrap", Static)
+        text = plain(panel, size[0])
+        assert summary(change) in text
+        first = change.stops[0]
+        critical = change.critical[0]
+        flowing = " ".join(text.split())  # lines wrapped at the dialog's width, joined
+        assert f"★ {critical.title}: critical → critical" in flowing
+        if size[0] >= 110:
+            assert "Loads now" in text and "After the batch" in text
+            line = next(row for row in text.splitlines() if first.title[:30] in row)
+            assert line.count(first.title[:30]) == 2, "before and after side by side"
+            assert "frequent" in text and "demand" in text
+        else:
+            assert "Stop loading" in text and "Loads now" not in text
+            line = next(row for row in text.splitlines() if first.title[:30] in row)
+            assert line.count(first.title[:30]) == 1, "stacked, one side at a time"
+            assert "critical → critical (new path)" in flowing
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, ReviewScreen)
