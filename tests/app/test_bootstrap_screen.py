@@ -19,7 +19,7 @@ from samantha_tui.ui.screens.bootstrap import BootstrapScreen
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.export import ExportScreen
 
-from ..conftest import LT, ST, TASKS, TODAY, TEST_SETTINGS
+from ..conftest import LT, ST, TASKS, TEST_SETTINGS, TODAY
 from ..pilot import index_check, reindexed, settle
 
 SIZE = (120, 34)
