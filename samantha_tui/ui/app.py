@@ -38,6 +38,7 @@ from ..core.writing.store import Store
 from ..settings import Settings, load_settings
 from . import keys, layout, notices, quit_hint
 from .editing import Editing
+from .health import Health
 from .imported import class_if_imported
 from .jump import CommandsProvider, open_command_palette, open_theme_palette
 from .key_burst import KeyBurst
@@ -76,6 +77,7 @@ class SamanthaApp(
     Editing,
     Reading,
     LiveFiles,
+    Health,
     WorkProgressing,
     OrderedWork,
     App[None],
@@ -120,6 +122,7 @@ class SamanthaApp(
         self.init_marking()
         self.init_ordered()
         self.init_live()
+        self.init_health()
         self.init_work_progress()
         self._control_filter = ControlCharacterFilter()
         self.notices = notices.Notices(self)
@@ -498,6 +501,18 @@ class SamanthaApp(
             return
         self.push_screen(screen_class())
 
+    def action_open_health(self) -> None:
+        """`H`: the review, on its Health section (from the review itself: that section)."""
+        from .screens.review import HEALTH, ReviewScreen
+
+        if isinstance(self.screen, ReviewScreen):
+            self.screen.show_section(HEALTH)
+            return
+        if self.memory_tree is None:
+            self.notify("Still reading the tree", timeout=2)
+            return
+        self.push_screen(ReviewScreen(HEALTH))
+
     def action_help(self) -> None:
         """`?`/F1: the help of the screen the person is on (the main list's where it has none)."""
         from .screens import help as help_screen
@@ -599,6 +614,7 @@ WAIT_FOR_CHECK = frozenset(
         "remove_stale_entries",
         "open_editor",
         "open_screen",
+        "open_health",
         "reload",
     }
 )

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from ..core.basics.model import Kind, Listed, Memory, Tree
     from ..core.basics.plans import Plan
     from ..core.basics.sorting import SortOrder
+    from ..core.views.health import HealthReport
+    from ..core.views.indexes import DriftReport
     from ..core.views.search import SearchResult
     from ..core.writing.curator import Curator
     from ..core.writing.store import Store
@@ -62,6 +64,10 @@ class Host(App[None]):
     """Tab id -> the path selected there."""
     _results: dict[str, SearchResult] | None
     """Searching: tab id -> the current query's ranking, None without a query."""
+    index_report: DriftReport | None
+    """Live files: the indexes' state as last checked; None until the first check."""
+    health_report: HealthReport | None
+    """Health (ui/health.py): the newest report, None until the first is ready."""
 
     # --- the list and its tabs -------------------------------------------------------------------
 
@@ -127,6 +133,13 @@ class Host(App[None]):
 
     @abstractmethod
     def action_help(self) -> None: ...
+
+    @abstractmethod
+    def action_open_screen(self, name: str) -> None: ...
+
+    @abstractmethod
+    def jump_to(self, path: str) -> None:
+        """Searching: show a memory in its tab, the cursor on it."""
 
     # --- searching and sorting -------------------------------------------------------------------
 
@@ -245,3 +258,7 @@ class Host(App[None]):
     @abstractmethod
     def action_regenerate_indexes(self) -> None:
         """Live files."""
+
+    @abstractmethod
+    def check_health(self, drift: DriftReport) -> object:
+        """Health: work the report out again, against the drift just found."""

@@ -249,6 +249,15 @@ APP_KEYS: tuple[Key, ...] = (
         aliases=("curate", "prune", "promote", "duplicates", "dedupe"),
     ),
     Key(
+        id="view.health",
+        keys="H",
+        action="open_health",
+        description="Health",
+        palette="view: memory health report",
+        help="Duplicates, conflicts, drift, budget, missing fields, dates that rot; each fix",
+        aliases=("health", "score", "report", "problems", "conflicts", "duplicates"),
+    ),
+    Key(
         id="view.trash",
         keys="t",
         action="open_screen('trash')",

@@ -40,6 +40,7 @@ def describe_worker(worker: Worker[Any]) -> str:
         "bootstrap-plan": "The bootstrap preview",
         "bootstrap-change": "Working out the batch's bootstrap change",
         "trash": "Reading the trash",
+        "health": "The health report",
     }
     return names.get(worker.group, f"Background work ({worker.name})")
 

@@ -22,10 +22,12 @@ from ...core.basics.model import Kind, Memory, Tree, short_path
 from ...core.reading import subconscious
 from ...core.reading.subconscious import MERGE_COMMAND, SessionMerge
 from ...core.views import lifecycle
+from ...core.views.health import HealthReport
 from ...core.views.lifecycle import Candidate, Proposal
 from ...core.writing import impact
 from ...core.writing.impact import FieldChange
 from ..diff_view import side_by_side
+from ..health import report_of
 from ..rows import marker
 from ..visible_text import shown, visible_renderable, visible_text
 from ..widgets.counted_tabs import CountedTab, CountedTabs
@@ -33,6 +35,7 @@ from ..widgets.fitted_footer import FittedFooter
 from ..widgets.memory_table import Column, LazyRows, MemoryTable, TableRow
 from ..widgets.preview import Preview, format_value
 from ..workers import background
+from . import review_health
 from .batch_confirm import BatchConfirmScreen
 from .live_screen import LiveScreen
 
@@ -40,7 +43,11 @@ if TYPE_CHECKING:
     from ..host import Host
 
 SESSIONS = "sessions"
-"""The read-only section: not a rule of the core, the subconscious sessions awaiting merge."""
+"""A read-only section: not a rule of the core, the subconscious sessions awaiting merge."""
+HEALTH = "health"
+"""A read-only section: the health report's findings, each with the way to its fix."""
+READ_ONLY = frozenset({SESSIONS, HEALTH})
+HEALTH_TABLE = f"review-table-{HEALTH}"
 WIDE = 110
 """From this terminal width the tabs carry their long labels and the reasons more room."""
 
@@ -121,6 +128,14 @@ SECTIONS = (
         f"Read-only: `{MERGE_COMMAND}` brings these in.",
         "No sessions awaiting merge.",
     ),
+    Section(
+        HEALTH,
+        "health",
+        "Health",
+        "Health",
+        "What is wrong with the tree as a whole; f goes to the fix.",
+        "Nothing found: the tree is healthy.",
+    ),
 )
 
 
@@ -141,6 +156,7 @@ class Review:
     """Pending updates: the update file -> the index fields it changes."""
     merges: Mapping[str, SessionMerge]
     """Sessions awaiting merge, by folder: what `samantha-llm subconscious merge` writes."""
+    health: HealthReport
 
     def candidate(self, rule: str, path: str) -> Candidate | None:
         proposal = self.proposals.get(rule)
@@ -171,11 +187,12 @@ class ReviewTable(MemoryTable):
 
     def action_toggle_mark(self) -> None:
         if self.read_only:
-            self.notify(
-                f"Sessions are only shown here: `{MERGE_COMMAND}` brings them in",
-                severity="warning",
-                timeout=4,
+            said = (
+                "Findings are fixed where they are: f goes there"
+                if self.id == HEALTH_TABLE
+                else f"Sessions are only shown here: `{MERGE_COMMAND}` brings them in"
             )
+            self.notify(said, severity="warning", timeout=4)
             return
         super().action_toggle_mark()
 
@@ -194,6 +211,7 @@ class ReviewScreen(LiveScreen):
         "review.apply": "Show the plan for every marked candidate, then apply it",
         "review.next": "Next section",
         "review.previous": "Previous section",
+        "review.fix": "Health: go to the fix of the finding (its section, form or screen)",
     }
 
     BINDINGS = [
@@ -202,25 +220,29 @@ class ReviewScreen(LiveScreen):
         Binding("enter,A", "apply", "Apply", key_display="Enter", id="review.apply"),
         Binding("right,l", "next_section", "Next section", show=False, id="review.next"),
         Binding("left,h", "previous_section", "Previous section", show=False, id="review.previous"),
+        Binding("f", "fix", "Go to the fix", id="review.fix"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, section: str | None = None) -> None:
+        """`section`: the rule of the section to open on (the first without)."""
         super().__init__()
         self.review: Review | None = None
-        self.section = SECTIONS[0]
+        self.section = next((s for s in SECTIONS if s.rule == section), SECTIONS[0])
 
     @property
     def _app(self) -> Host:
         return self.app
 
     def compose(self) -> ComposeResult:
-        yield CountedTabs(*(CountedTab(s.label, id=s.tab_id) for s in SECTIONS), id="review-tabs")
+        tabs = (CountedTab(s.label, id=s.tab_id) for s in SECTIONS)
+        yield CountedTabs(*tabs, active=self.section.tab_id, id="review-tabs")
         with Horizontal(id="review-panes"):
             with Vertical(id="review-list-pane"):
                 yield Static(id="review-about")
-                with ContentSwitcher(initial=SECTIONS[0].table_id, id="review-switcher"):
+                with ContentSwitcher(initial=self.section.table_id, id="review-switcher"):
                     for section in SECTIONS:
-                        yield ReviewTable(read_only=section.rule == SESSIONS, id=section.table_id)
+                        read_only = section.rule in READ_ONLY
+                        yield ReviewTable(read_only=read_only, id=section.table_id)
                 yield Static(id="review-batch")
             with VerticalScroll(id="review-side"):
                 yield Static(id="review-note")
@@ -267,8 +289,10 @@ class ReviewScreen(LiveScreen):
             if op.action == "project-fields"
         }
         merges = {m.session.path: m for m in subconscious.merge_plan(tree)}
+        report = report_of(curator, self._app.settings, self._app.index_report)
         if not get_current_worker().is_cancelled:
-            self.post_message(Reviewed(Review(tree, proposals, kept, index_values, merges)))
+            review = Review(tree, proposals, kept, index_values, merges, report)
+            self.post_message(Reviewed(review))
 
     @on(Reviewed)
     async def _reviewed(self, message: Reviewed) -> None:
@@ -278,11 +302,14 @@ class ReviewScreen(LiveScreen):
             # Marks of candidates that are gone drop out here (set_rows keeps only known keys).
             self.table(section).set_rows(self._rows(section), columns, empty_message=section.empty)
         self._label_tabs()
+        self._show_about()
         self._show_batch()
         await self._show_side()
 
     def _rows(self, section: Section) -> LazyRows:
         assert self.review is not None
+        if section.rule == HEALTH:
+            return review_health.rows(self.review.health)
         if section.rule == SESSIONS:
             files = [
                 (path, session.path)
@@ -312,7 +339,7 @@ class ReviewScreen(LiveScreen):
 
     def picked(self) -> dict[str, list[str]]:
         """The marked candidates, by rule."""
-        marked = {s.rule: self.table(s).marked_keys for s in SECTIONS if s.rule != SESSIONS}
+        marked = {s.rule: self.table(s).marked_keys for s in SECTIONS if s.rule not in READ_ONLY}
         return {rule: keys for rule, keys in marked.items() if keys}
 
     # --- showing ---------------------------------------------------------------------------------
@@ -328,7 +355,10 @@ class ReviewScreen(LiveScreen):
         self.query_one("#review-tabs", CountedTabs).set_labels(labels)
 
     def _show_about(self) -> None:
-        self.query_one("#review-about", Static).update(Text(self.section.about))
+        about = Text(self.section.about)
+        if self.section.rule == HEALTH:
+            about = review_health.summary(self.review.health if self.review else None)
+        self.query_one("#review-about", Static).update(about)
 
     def _show_batch(self) -> None:
         picked = self.picked()
@@ -357,6 +387,12 @@ class ReviewScreen(LiveScreen):
         if self.section.rule == SESSIONS:
             preview.display = False
             note.update(visible_text(self._session_note(key), multi_line=True))
+            return
+        if self.section.rule == HEALTH:
+            preview.display = False
+            finding = review_health.finding_at(self.review.health, key)
+            if finding is not None:
+                note.update(visible_text(review_health.note(finding), multi_line=True))
             return
         candidate = self.review.candidate(self.section.rule, key)
         if candidate is None:
@@ -472,6 +508,7 @@ class ReviewScreen(LiveScreen):
         self.query_one("#review-switcher", ContentSwitcher).current = section.table_id
         self.set_focus(self.table())
         self._show_about()
+        self.refresh_bindings()  # `f` works in the Health section only
 
     @on(MemoryTable.Highlighted)
     async def _highlighted(self, message: MemoryTable.Highlighted) -> None:
@@ -486,8 +523,34 @@ class ReviewScreen(LiveScreen):
     def action_close(self) -> None:
         self.dismiss()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "fix":
+            return self.section.rule == HEALTH
+        return True
+
+    def action_fix(self) -> None:
+        """Health: the selected finding's fix. Within the review: its section, with the row of
+        the file it names selected; outside: the review closes first."""
+        key = self.table().selected_key
+        if self.review is None or key is None:
+            return
+        finding = review_health.finding_at(self.review.health, key)
+        if finding is None:
+            return
+        target = review_health.section_of(finding, self.review.proposals)
+        if target is not None:
+            rule, path = target
+            self.show_section(rule)
+            if path is not None:
+                self.table().select_key(path)
+            return
+        app = self._app
+        self.dismiss()
+        if not review_health.fix_outside(app, finding):
+            app.notify("This finding has no fix to go to", timeout=4)
+
     def action_select_all(self) -> None:
-        if self.section.rule == SESSIONS:
+        if self.section.rule in READ_ONLY:
             self.table().action_toggle_mark()  # says why nothing can be marked here
             return
         self.table().toggle_all()
@@ -498,11 +561,15 @@ class ReviewScreen(LiveScreen):
     def action_previous_section(self) -> None:
         self._step_section(-1)
 
-    def _step_section(self, step: int) -> None:
-        """Round the sections, as the tabs do; the tab follows (its message redraws the side)."""
-        section = SECTIONS[(SECTIONS.index(self.section) + step) % len(SECTIONS)]
+    def show_section(self, rule: str) -> None:
+        """Go to the section of `rule` (`H` from the review goes to Health)."""
+        section = next(s for s in SECTIONS if s.rule == rule)
         self._enter(section)
         self.query_one("#review-tabs", Tabs).active = section.tab_id
+
+    def _step_section(self, step: int) -> None:
+        """Round the sections, as the tabs do; the tab follows (its message redraws the side)."""
+        self.show_section(SECTIONS[(SECTIONS.index(self.section) + step) % len(SECTIONS)].rule)
 
     def action_apply(self) -> None:
         picked = self.picked()

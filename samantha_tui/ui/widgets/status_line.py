@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 SEPARATOR = "  ·  "
 NARROW_SEPARATOR = " · "
-ORDER = ("marks", "root", "index", "memories", "problems", "pending", "merge")
+ORDER = ("marks", "root", "index", "health", "memories", "problems", "pending", "merge")
 """The parts, left to right."""
 GIVE_WAY: tuple[tuple[str, int], ...] = (
     ("pending-if-none", 0),
@@ -31,7 +31,9 @@ GIVE_WAY: tuple[tuple[str, int], ...] = (
     ("separator", 1),
     ("root", 1),
     ("index", 1),
+    ("health", 1),
     ("memories", 2),
+    ("health", 2),
     ("root", 2),
     ("marks", 1),
     ("merge", 2),
@@ -124,6 +126,21 @@ def index_forms(report: DriftReport | None, busy: bool = False, error: str = "")
     ]
 
 
+HEALTHY = 90
+"""From this score the health part is green; from FAIR yellow; below, red."""
+FAIR = 70
+
+
+def health_forms(score: int) -> list[Text]:
+    """`health 69/100 (H)`: the health report's score (`H` opens the report), longest first."""
+    style = "green" if score >= HEALTHY else "yellow" if score >= FAIR else "red"
+    return [
+        Text(f"health {score}/100 (H)", style=style),
+        Text(f"health {score}", style=style),
+        Text(),
+    ]
+
+
 def fit(forms: Forms, width: int | None) -> Text:
     """The line in `width` cells (all of it when None): parts give way in GIVE_WAY's order, and
     what still does not fit is cut with an ellipsis."""
@@ -164,6 +181,7 @@ class StatusLine(Static):
         super().__init__(id=id)
         self._tree: dict[str, list[Text]] = {}
         self._index: list[Text] = []
+        self._health: list[Text] = []
         self._marks = Text()
 
     def show_tree(self, tree: Tree, root: Path) -> None:
@@ -179,6 +197,13 @@ class StatusLine(Static):
         None once the checked tree is shown."""
         self._index = checking_forms(files) if files is not None else []
         self._show()
+
+    def show_health(self, score: int | None) -> None:
+        """The health report's score; None while it is worked out (the part is left out)."""
+        forms = health_forms(score) if score is not None else []
+        if [f.plain for f in forms] != [f.plain for f in self._health]:
+            self._health = forms
+            self._show()
 
     def on_resize(self) -> None:
         self._show()
@@ -197,6 +222,8 @@ class StatusLine(Static):
         if self._index:
             # The indexes go second: on a narrow terminal the counts at the end give way first.
             forms["index"] = self._index
+        if self._health:
+            forms["health"] = self._health
         if self._marks:
             # While rows are marked, what the keys act on matters most: it goes first.
             forms["marks"] = [self._marks, Text(self._marks.plain.split(":", 1)[0], style="bold")]

@@ -1,0 +1,86 @@
+"""The memory health report, as part of the app: worked out in a thread after every index check
+(the report reads the drift the check found), its score shown in the status line.
+
+The semantic checks load the embedding model on first use (half a second) and compare the tree's
+memories by meaning; with `meaning.enabled = false` in the settings, or without the model, the
+report says they are off and why, and every other check still runs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+from textual.worker import get_current_worker
+
+from ..core.views import health
+from ..core.views.bootstrap import Signals, UnknownProject
+from ..core.views.bootstrap import plan as bootstrap_plan
+from ..core.views.health import HealthReport
+from ..core.views.meaning import SimilarPair, Unavailable
+from ..core.writing import dismissed_pairs
+from .messages import while_shown
+from .workers import background
+
+if TYPE_CHECKING:
+    from ..core.views.indexes import DriftReport
+    from ..core.writing.curator import Curator
+    from ..settings import Settings
+    from .host import Host
+else:
+    Host = object  # the app's typed surface, for the type checker only (see host.py)
+
+TURNED_OFF = "turned off in the settings (meaning.enabled = false)"
+
+
+class HealthChecked(Message):
+    """A health report for the newest tree is ready."""
+
+    def __init__(self, report: HealthReport) -> None:
+        super().__init__()
+        self.report = report
+
+
+def meaning_pairs(curator: Curator, settings: Settings) -> tuple[SimilarPair, ...] | Unavailable:
+    """The pairs the meaning engine finds in the curator's tree, or why it finds none."""
+    if not settings.meaning:
+        return Unavailable(TURNED_OFF)
+    from ..core.views.meaning.analysis import analyse
+
+    return analyse(curator.tree.memories, curator.store.catalog())
+
+
+def report_of(curator: Curator, settings: Settings, drift: DriftReport | None) -> HealthReport:
+    """Every check over the curator's tree; safe in a thread (it reads the records and files)."""
+    tree, today = curator.tree, curator.store.today()
+    try:
+        planned = bootstrap_plan(tree, Signals(), today, settings.bootstrap_budget)
+    except UnknownProject:
+        planned = None  # nothing to measure against the budget without a current project
+    return health.health_report(
+        tree,
+        today,
+        bootstrap_plan=planned,
+        meaning=meaning_pairs(curator, settings),
+        dismissed=dismissed_pairs.load_for(curator.store.root).dismissed,
+        drift_report=drift,
+    )
+
+
+class Health(Host):
+    """Mixed into SamanthaApp; uses its curator, settings and status line (listed in host.py)."""
+
+    def init_health(self) -> None:
+        self.health_report: HealthReport | None = None
+        """The newest report; None until the first is ready."""
+
+    @background(thread=True, exclusive=True, group="health")
+    def check_health(self, drift: DriftReport) -> None:
+        report = report_of(self.curator, self.settings, drift)
+        if not get_current_worker().is_cancelled:
+            self.post_message(HealthChecked(report))
+
+    @while_shown
+    def on_health_checked(self, message: HealthChecked) -> None:
+        self.health_report = message.report
+        self.status_line.show_health(message.report.score)
