@@ -50,8 +50,14 @@ def meaning_pairs(curator: Curator, settings: Settings) -> tuple[SimilarPair, ..
     return analyse(curator.tree.memories, curator.store.catalog())
 
 
-def report_of(curator: Curator, settings: Settings, drift: DriftReport | None) -> HealthReport:
-    """Every check over the curator's tree; safe in a thread (it reads the records and files)."""
+def report_of(
+    curator: Curator,
+    settings: Settings,
+    drift: DriftReport | None,
+    pairs: tuple[SimilarPair, ...] | Unavailable | None = None,
+) -> HealthReport:
+    """Every check over the curator's tree; safe in a thread (it reads the records and files).
+    `pairs`: the meaning engine's, when the caller has them already (None: found here)."""
     tree, today = curator.tree, curator.store.today()
     try:
         planned = bootstrap_plan(tree, Signals(), today, settings.bootstrap_budget)
@@ -61,7 +67,7 @@ def report_of(curator: Curator, settings: Settings, drift: DriftReport | None) -
         tree,
         today,
         bootstrap_plan=planned,
-        meaning=meaning_pairs(curator, settings),
+        meaning=meaning_pairs(curator, settings) if pairs is None else pairs,
         dismissed=dismissed_pairs.load_for(curator.store.root).dismissed,
         drift_report=drift,
     )

@@ -93,13 +93,13 @@ async def test_sections_in_load_order_with_reasons_and_sizes(root: Path) -> None
         assert near[2] == "project billing-export is blocked, not active"
         # Two active projects; infra-notes lives in the index only, so the one with a folder is
         # current: its memories load too.
-        assert "4,273 / 8,000 tokens · 16 files · 3,727 to spare" in str(
+        assert "4,448 / 8,000 tokens · 17 files · 3,552 to spare" in str(
             screen.query_one("#bootstrap-budget", Static).render()
         )
         # The first memory is selected and previewed with why it loads.
         assert screen.table.selected_key == expected.items[0].path
         why = str(screen.query_one("#bootstrap-why", Static).render())
-        assert why.startswith("Loads 1st of 16 · Critical (every session)\ncritical\n")
+        assert why.startswith("Loads 1st of 17 · Critical (every session)\ncritical\n")
         # Keys that act on a memory do nothing on a heading.
         screen.table.select_key("#heading:Critical")
         await pilot.press("c", "plus")
@@ -267,7 +267,7 @@ async def test_the_budget_comes_from_the_settings_file(
         screen = await open_screen(pilot)
         assert screen.result.budget == 500
         bar = str(screen.query_one("#bootstrap-budget", Static).render())
-        assert "4,273 / 500 tokens · 16 files · 3,773 over, runs out at item 2" in bar
+        assert "4,448 / 500 tokens · 17 files · 3,948 over, runs out at item 2" in bar
         assert bar.startswith("Budget " + "█" * 16)
         keys = [row.key for row in screen.table.rows]
         first, second = screen.result.items[0].path, screen.result.items[1].path

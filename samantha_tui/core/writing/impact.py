@@ -13,12 +13,13 @@ from ..basics.model import TASKS_INDEX, Memory, Tree, kind_of_path
 from ..basics.plans import Operation, Plan
 from ..reading import subconscious
 from ..views.lifecycle import APPLY_UPDATES, COMPLETE, DEDUPE, ESCALATE, PROMOTE, PRUNE, Proposal
+from ..views.merging import MERGE
 from .project_index import find_entry
 from .store import Store
 
-# Edits run first, so a memory both escalated and promoted is copied with its new importance;
-# copies run before the trash and moves that take their sources away.
-RUN_ORDER = (ESCALATE, APPLY_UPDATES, PROMOTE, DEDUPE, PRUNE, COMPLETE)
+# Edits run first, so a memory both escalated (or merged into) and promoted is copied with its new
+# fields; copies run before the trash and moves that take their sources away.
+RUN_ORDER = (ESCALATE, APPLY_UPDATES, MERGE, PROMOTE, DEDUPE, PRUNE, COMPLETE)
 
 # The rule of a reviewed batch; each of its parts keeps its own rule.
 REVIEW = "review"
@@ -66,7 +67,7 @@ def describe(plan: Plan, tree: Tree) -> list[str]:
     memories = {m.path: m for m in tree.memories}
     trashed: list[Memory] = []
     completed: set[str] = set()
-    promoted = raised = marked = applied = other = 0
+    promoted = raised = marked = applied = merged = other = 0
     for rule, op in plan.by_rule():
         if (rule, op.action) in _SAID_WITH_ANOTHER:
             continue
@@ -81,6 +82,8 @@ def describe(plan: Plan, tree: Tree) -> list[str]:
             completed.add(op.path)
         elif rule == APPLY_UPDATES and op.action == "project-fields":
             applied += 1
+        elif rule == MERGE and op.action == "edit":
+            merged += 1
         else:
             other += 1
     lines = []
@@ -90,6 +93,11 @@ def describe(plan: Plan, tree: Tree) -> list[str]:
         lines.append(
             f"Move {_count(len(trashed), 'memory', 'memories')} to the trash: "
             f"{critical} critical, referenced {_count(refs, 'time', 'times')} in total."
+        )
+    if merged:
+        lines.append(
+            f"Merge {_count(merged, 'pair', 'pairs')}: the memory kept takes the other's topics "
+            "and references (and the higher importance)."
         )
     if promoted:
         lines.append(f"Promote {promoted} to long-term memory.")

@@ -21,13 +21,16 @@ from textual.worker import get_current_worker
 from ...core.basics.model import Kind, Memory, Tree, short_path
 from ...core.reading import subconscious
 from ...core.reading.subconscious import MERGE_COMMAND, SessionMerge
-from ...core.views import lifecycle
+from ...core.views import lifecycle, meaning_review, merging
+from ...core.views.dismissals import dismissal
 from ...core.views.health import HealthReport
 from ...core.views.lifecycle import Candidate, Proposal
-from ...core.writing import impact
+from ...core.views.meaning import DUPLICATE, SimilarPair, Unavailable
+from ...core.views.merging import MERGE
+from ...core.writing import dismissed_pairs, impact
 from ...core.writing.impact import FieldChange
-from ..diff_view import side_by_side
-from ..health import report_of
+from ..diff_view import ONE_OR_TWO, side_by_side
+from ..health import meaning_pairs, report_of
 from ..rows import marker
 from ..visible_text import shown, visible_renderable, visible_text
 from ..widgets.counted_tabs import CountedTab, CountedTabs
@@ -37,6 +40,7 @@ from ..widgets.preview import Preview, format_value
 from ..workers import background
 from . import review_health
 from .batch_confirm import BatchConfirmScreen
+from .confirm import ConfirmScreen
 from .live_screen import LiveScreen
 
 if TYPE_CHECKING:
@@ -46,7 +50,9 @@ SESSIONS = "sessions"
 """A read-only section: not a rule of the core, the subconscious sessions awaiting merge."""
 HEALTH = "health"
 """A read-only section: the health report's findings, each with the way to its fix."""
-READ_ONLY = frozenset({SESSIONS, HEALTH})
+CONFLICTS = "conflicts"
+"""A section without marks: the possible conflicts, each settled on its own (1, 2, e, E, d)."""
+READ_ONLY = frozenset({SESSIONS, HEALTH, CONFLICTS})
 HEALTH_TABLE = f"review-table-{HEALTH}"
 WIDE = 110
 """From this terminal width the tabs carry their long labels and the reasons more room."""
@@ -105,6 +111,22 @@ SECTIONS = (
         "No duplicates: no merge copies and no near-identical notes.",
     ),
     Section(
+        MERGE,
+        "alike",
+        "Same meaning",
+        "Alike",
+        "Alike in meaning, in other words: the richer is kept with both's topics and references.",
+        "Nothing says the same as another memory in other words.",
+    ),
+    Section(
+        CONFLICTS,
+        "conflicts",
+        "Possible conflicts",
+        "Conflicts",
+        "Alike in meaning, opposite in what they say: 1 or 2 keeps that one, d dismisses the pair.",
+        "No possible conflicts: no two alike memories say opposite things.",
+    ),
+    Section(
         "complete",
         "complete",
         "Complete tasks",
@@ -157,6 +179,12 @@ class Review:
     merges: Mapping[str, SessionMerge]
     """Sessions awaiting merge, by folder: what `samantha-llm subconscious merge` writes."""
     health: HealthReport
+    conflicts: tuple[SimilarPair, ...]
+    """Possible conflicts still to settle."""
+    alike_kept: Mapping[str, Memory]
+    """Same meaning: the path of the memory that would go -> the one kept."""
+    semantic: str
+    """Why the semantic sections are empty when the checks are off ("" when on)."""
 
     def candidate(self, rule: str, path: str) -> Candidate | None:
         proposal = self.proposals.get(rule)
@@ -212,6 +240,11 @@ class ReviewScreen(LiveScreen):
         "review.next": "Next section",
         "review.previous": "Previous section",
         "review.fix": "Health: go to the fix of the finding (its section, form or screen)",
+        "review.first_stands": "Conflicts: keep 1 (the left); 2 goes to the trash",
+        "review.second_stands": "Conflicts: keep 2 (the right); 1 goes to the trash",
+        "review.dismiss": "Alike or conflicts: not so; dismiss the pair (remembered)",
+        "review.edit_first": "Conflicts: edit the fields of 1 (the left)",
+        "review.edit_second": "Conflicts: edit the fields of 2 (the right)",
     }
 
     BINDINGS = [
@@ -221,6 +254,11 @@ class ReviewScreen(LiveScreen):
         Binding("right,l", "next_section", "Next section", show=False, id="review.next"),
         Binding("left,h", "previous_section", "Previous section", show=False, id="review.previous"),
         Binding("f", "fix", "Go to the fix", id="review.fix"),
+        Binding("1", "stands(0)", "1 stands", id="review.first_stands"),
+        Binding("2", "stands(1)", "2 stands", id="review.second_stands"),
+        Binding("e", "edit_side(0)", "Edit 1", show=False, id="review.edit_first"),
+        Binding("E", "edit_side(1)", "Edit 2", show=False, id="review.edit_second"),
+        Binding("d", "dismiss_pair", "Dismiss", id="review.dismiss"),
     ]
 
     def __init__(self, section: str | None = None) -> None:
@@ -289,9 +327,32 @@ class ReviewScreen(LiveScreen):
             if op.action == "project-fields"
         }
         merges = {m.session.path: m for m in subconscious.merge_plan(tree)}
-        report = report_of(curator, self._app.settings, self._app.index_report)
+        pairs = meaning_pairs(curator, self._app.settings)
+        report = report_of(curator, self._app.settings, self._app.index_report, pairs)
+        found = () if isinstance(pairs, Unavailable) else pairs
+        dismissed = dismissed_pairs.load_for(curator.store.root).dismissed
+        proposals[MERGE] = meaning_review.merge_proposal(tree, found, dismissed)
+        by_path = {m.path: m for m in tree.memories}
+        alike_kept = {
+            c.path: by_path[op.path]
+            for c in proposals[MERGE].candidates
+            for op in c.operations
+            if op.action == "edit" and op.path in by_path
+        }
+        conflicts = meaning_review.open_conflicts(tree, found, dismissed)
+        semantic = pairs.reason if isinstance(pairs, Unavailable) else ""
         if not get_current_worker().is_cancelled:
-            review = Review(tree, proposals, kept, index_values, merges, report)
+            review = Review(
+                tree,
+                proposals,
+                kept,
+                index_values,
+                merges,
+                report,
+                conflicts,
+                alike_kept,
+                semantic,
+            )
             self.post_message(Reviewed(review))
 
     @on(Reviewed)
@@ -300,7 +361,10 @@ class ReviewScreen(LiveScreen):
         columns = columns_for(self.size.width)
         for section in SECTIONS:
             # Marks of candidates that are gone drop out here (set_rows keeps only known keys).
-            self.table(section).set_rows(self._rows(section), columns, empty_message=section.empty)
+            empty = section.empty
+            if section.rule in (MERGE, CONFLICTS) and self.review.semantic:
+                empty = f"Semantic checks are off: {self.review.semantic}."
+            self.table(section).set_rows(self._rows(section), columns, empty_message=empty)
         self._label_tabs()
         self._show_about()
         self._show_batch()
@@ -310,6 +374,12 @@ class ReviewScreen(LiveScreen):
         assert self.review is not None
         if section.rule == HEALTH:
             return review_health.rows(self.review.health)
+        if section.rule == CONFLICTS:
+            conflicts = self.review.conflicts
+            return LazyRows(
+                [meaning_review.pair_key(p) for p in conflicts],
+                lambda i: self._conflict_row(conflicts[i]),
+            )
         if section.rule == SESSIONS:
             files = [
                 (path, session.path)
@@ -327,6 +397,17 @@ class ReviewScreen(LiveScreen):
         mark = marker(memory) if memory is not None else Text("")
         cells = (mark, shown(candidate.title), shown(candidate.reason, style="dim"))
         return TableRow(candidate.path, cells)
+
+    def _conflict_row(self, pair: SimilarPair) -> TableRow:
+        curator = self._app.curator
+        first = (curator.get(pair.first) or _Named(pair.first)).title
+        second = (curator.get(pair.second) or _Named(pair.second)).title
+        cells = (
+            Text("≠", style="bold red"),
+            shown(f"{first}  ≠  {second}"),
+            shown(", ".join(pair.cues), style="dim"),
+        )
+        return TableRow(meaning_review.pair_key(pair), cells)
 
     def _memory_of(self, section: Section, candidate: Candidate) -> Memory | None:
         """The memory a candidate is about: the file, a task's status.md, an update's project."""
@@ -394,13 +475,24 @@ class ReviewScreen(LiveScreen):
             if finding is not None:
                 note.update(visible_text(review_health.note(finding), multi_line=True))
             return
+        if self.section.rule == CONFLICTS:
+            preview.display = False
+            shown_pair = self._conflict(key)
+            if shown_pair is not None:
+                pair, first, second = shown_pair
+                note.update(visible_text(_conflict_note(pair, first, second), multi_line=True))
+                diff.update(side_by_side(first, second, ONE_OR_TWO))
+                diff.display = True
+            return
         candidate = self.review.candidate(self.section.rule, key)
         if candidate is None:
             return
         note.update(visible_renderable(self._note(candidate)))
         kept = self.review.kept.get(key)
+        if self.section.rule == MERGE:
+            kept = self.review.alike_kept.get(key)
         memory = self._memory_of(self.section, candidate)
-        if self.section.rule == "dedupe" and kept is not None and memory is not None:
+        if self.section.rule in ("dedupe", MERGE) and kept is not None and memory is not None:
             preview.display = False
             diff.update(side_by_side(kept, memory))
             diff.display = True
@@ -413,7 +505,7 @@ class ReviewScreen(LiveScreen):
         assert self.review is not None
         rule = self.section.rule
         parts: list[RenderableType] = []
-        if rule in ("dedupe", "apply updates"):
+        if rule in ("dedupe", MERGE, "apply updates"):
             # The preview below names the others; these show a diff or a project's status instead.
             parts.append(
                 Text.assemble((candidate.title, "bold"), (f"\n{short_path(candidate.path)}", "dim"))
@@ -421,7 +513,7 @@ class ReviewScreen(LiveScreen):
         if rule != "apply updates":  # its reason only sums up the changes shown below
             parts.append(Text.assemble(("Why: ", "bold"), candidate.reason))
         for op in candidate.operations:
-            if rule == "prune" or (rule == "dedupe" and op.action == "trash"):
+            if rule == "prune" or (rule in ("dedupe", MERGE) and op.action == "trash"):
                 parts.append(Text("Goes to .ai/.trash/; u brings it back."))
             elif rule == "promote" and op.action == "copy":
                 date = format_value(op.values.get("date"))
@@ -437,7 +529,16 @@ class ReviewScreen(LiveScreen):
             elif rule == "complete" and op.action == "edit":
                 parts.append(Text.assemble(("status.md gets ", "bold"), _fields(op.values)))
         kept = self.review.kept.get(candidate.path)
-        if rule == "dedupe" and kept is not None:
+        if rule == MERGE:
+            kept = self.review.alike_kept.get(candidate.path)
+            edit = next((op for op in candidate.operations if op.action == "edit"), None)
+            if edit is not None and edit.values:
+                parts.append(
+                    Text.assemble(
+                        (f"{kept.name if kept else 'Kept'} gets ", "bold"), _fields(edit.values)
+                    )
+                )
+        if rule in ("dedupe", MERGE) and kept is not None:
             refs = f"{kept.reference_count} references, {len(kept.topics)} topics"
             parts.append(Text.assemble(("Keeps ", "bold"), kept.name, (f" ({refs})", "dim")))
         if rule == "apply updates":
@@ -526,7 +627,78 @@ class ReviewScreen(LiveScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "fix":
             return self.section.rule == HEALTH
+        if action in ("stands", "edit_side"):
+            return self.section.rule == CONFLICTS
+        if action == "dismiss_pair":
+            return self.section.rule in (CONFLICTS, MERGE)
         return True
+
+    def _conflict(self, key: str | None) -> tuple[SimilarPair, Memory, Memory] | None:
+        """The conflict of row `key` and its two memories as they are now."""
+        if self.review is None or key is None:
+            return None
+        pair = next((p for p in self.review.conflicts if meaning_review.pair_key(p) == key), None)
+        curator = self._app.curator
+        first = curator.get(pair.first) if pair else None
+        second = curator.get(pair.second) if pair else None
+        if pair is None or first is None or second is None:
+            return None
+        return pair, first, second
+
+    def action_stands(self, side: int) -> None:
+        """Conflicts: the memory on `side` (0 left, 1 right) stands; the other goes to the
+        trash, after a confirmation that names both (u on the list brings it back)."""
+        found = self._conflict(self.table().selected_key)
+        if found is None:
+            return
+        _, first, second = found
+        stands, other = (second, first) if side else (first, second)
+        plan = merging.stands_plan(stands, other)
+        lines = [
+            f"Keeps {stands.title} ({short_path(stands.path)}).",
+            f"Moves {other.title} ({short_path(other.path)}) to the trash; u brings it back.",
+        ]
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self._app.change(lambda: plan)
+
+        title = f"Keep {side + 1}?"
+        self.app.push_screen(ConfirmScreen(title, lines, "Keep", danger=True), confirmed)
+
+    def action_edit_side(self, side: int) -> None:
+        """Conflicts: the fields of one of the pair, in the form over the review."""
+        found = self._conflict(self.table().selected_key)
+        if found is not None:
+            memory = found[2] if side else found[1]
+            self._app.open_form(memory.kind, memory)
+
+    def action_dismiss_pair(self) -> None:
+        """Alike or conflicts: the pair is not what it seems; it stays out of the review and the
+        health report until one of the two files changes."""
+        if self.review is None:
+            return
+        key = self.table().selected_key
+        curator = self._app.curator
+        if self.section.rule == CONFLICTS:
+            found = self._conflict(key)
+            if found is None:
+                return
+            pair, first, second = found
+            verdict = pair.verdict
+        else:
+            going = curator.get(key) if key else None
+            kept = self.review.alike_kept.get(key or "")
+            if kept is None or going is None:
+                return
+            first, second, verdict = kept, going, DUPLICATE
+        day = curator.store.today().isoformat()
+        gone = dismissal(first.path, first.digest, second.path, second.digest, verdict, day)
+        changed = dismissed_pairs.dismiss(curator.store.root, gone)
+        for message in changed.messages:
+            self.notify(message, severity="warning", timeout=8, markup=False)
+        self.notify("Dismissed: the pair stays out until one of them changes", timeout=4)
+        self.recompute()
 
     def action_fix(self) -> None:
         """Health: the selected finding's fix. Within the review: its section, with the row of
@@ -622,3 +794,31 @@ def _spaced(parts: list[RenderableType]) -> list[RenderableType]:
             spaced.append(Text(""))
         spaced.append(part)
     return spaced
+
+
+@dataclass(frozen=True)
+class _Named:
+    """A memory gone from the tree since the review: only its path to show."""
+
+    path: str
+
+    @property
+    def title(self) -> str:
+        return short_path(self.path)
+
+
+def _conflict_note(pair: SimilarPair, first: Memory, second: Memory) -> Text:
+    text = Text("Possible conflict", style="bold red")
+    text.append(f"  ({pair.meaning:.0%} alike in meaning)\n", style="dim")
+    for number, memory in (("1", first), ("2", second)):
+        text.append(f"\n{number}  ", style="bold")
+        text.append_text(shown(memory.title, style="bold"))
+        text.append_text(shown(f"\n   {short_path(memory.path)}", style="dim"))
+    if pair.cues:
+        text.append("\n\nWhat opposes them: ", style="bold")
+        text.append_text(shown("; ".join(pair.cues)))
+    text.append(
+        "\n\n1 or 2 keeps that one (the other goes to the trash), e or E edits one, ", style="dim"
+    )
+    text.append("d dismisses the pair. Nothing is merged for you.", style="dim")
+    return text
