@@ -260,5 +260,5 @@ class Host(App[None]):
         """Live files."""
 
     @abstractmethod
-    def check_health(self, drift: DriftReport) -> object:
-        """Health: work the report out again, against the drift just found."""
+    def health_soon(self, drift: DriftReport) -> None:
+        """Health: work the report out again, against the drift just found, once quiet."""

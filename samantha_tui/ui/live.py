@@ -204,7 +204,7 @@ class LiveFiles(Host):
         self.index_report = message.report
         self.status_line.show_index(message.report, message.busy, message.error)
         if message.report is not None:
-            self.check_health(message.report)
+            self.health_soon(message.report)
             drift_screen = class_if_imported(DRIFT_MODULE, "DriftScreen")
             shown = (LiveScreen,) if drift_screen is None else (LiveScreen, drift_screen)
             for screen in self.screen_stack:
