@@ -1,0 +1,204 @@
+"""What opposes two memories alike in meaning: the cues of a possible conflict.
+
+Embeddings place "Always use pnpm, never npm" and "Never use pnpm; this repo uses npm" closer
+than two true paraphrases: they share every word that matters. What tells them apart is small
+and lexical, so it is found with rules, in two kinds:
+
+- polarity: a term said with opposite polarity in the two (kept in one, ruled out in the other):
+  always/never, do/don't, use X/don't use X, enable/disable. Each text is cut into clauses; in a
+  clause the words after a negation are ruled out, and the words before it too when nothing of
+  substance follows it ("npm is not allowed"), else they are kept ("use pnpm instead of npm").
+  A term counts only when each text says it one way: a negation both share is no cue.
+- values: the same setting or tool with different numbers: `timeout: 30` vs `timeout: 60`,
+  `Node 18` vs `Node 20`, `python 3.11` vs `3.12`. A value both mention is no cue.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
+_CONTRACTIONS = re.compile(r"\b(\w+)n't\b")
+_CLAUSE = re.compile(
+    r"[.;!?\n()]+(?:\s|$)|\s[-\u2013\u2014]+\s|\b(?:but|however|whereas|while|although)\b"
+)
+_COMMA = re.compile(r",\s*")
+_WORD = re.compile(r"[a-z0-9][a-z0-9+#_.-]*")
+
+NEGATIONS = {
+    "never": "never",
+    "not": "not",
+    "no": "no",
+    "cannot": "not",
+    "avoid": "avoid",
+    "avoided": "avoid",
+    "avoiding": "avoid",
+    "disable": "disable",
+    "disabled": "disable",
+    "disabling": "disable",
+    "without": "without",
+    "stop": "stop",
+    "off": "off",
+    "instead": "instead of",
+    "rather": "rather than",
+    "forbid": "forbid",
+    "forbidden": "forbid",
+    "prohibited": "forbid",
+    "nor": "not",
+    "unless": "not",
+}
+"""A word that rules out what it speaks of, and how a cue names it."""
+AFFIRMATIONS = {
+    "always": "always",
+    "must": "must",
+    "enable": "enable",
+    "enabled": "enable",
+    "enabling": "enable",
+    "on": "on",
+    "use": "use",
+    "uses": "use",
+    "using": "use",
+    "prefer": "prefer",
+    "required": "require",
+    "require": "require",
+    "requires": "require",
+    "do": "do",
+    "keep": "keep",
+}
+"""How a cue names the kept side, from the first of these in its clause (else "do")."""
+_OPPOSITE = {"never": "always", "disable": "enable", "off": "on"}
+"""Negations with a natural counterpart named on the other side when that side has no word."""
+LIGHT = frozenset(
+    """a an the this that these those it its is are was were be been being am do does did doing
+    done to of in on at by for with from as into onto and or so if then than there here we you
+    i they he she our your their my me us them will would should shall can could may might must
+    have has had having use uses used using run runs ran running always never not no also just
+    only any all some each every more most less very too again ever one when what which who how
+    why where allowed needed required recommended supported wanted necessary ok okay fine good
+    safe anymore longer prefer preferred rule repo repository project instead rather set sets
+    make makes made get gets got keep kept now new please via per like same other
+    """.split()  # noqa: SIM905 (a list of 160 quoted words would hide them)
+)
+"""Words that carry no term of their own: a term is what a rule is about (npm, telemetry)."""
+_VERSION = re.compile(r"(?<![\w.-])v?(\d+(?:\.\d+){0,3})(?![\w-]|\.\d)")
+_SETTING = re.compile(
+    r"([a-z][a-z0-9_.-]*)(?:\s*[:=]\s*|\s+(?:is|of|to|at|=)\s+|\s+(?=v?\d))v?(\d+(?:\.\d+){0,3})"
+    r"(?![\w-]|\.\d)"
+)
+_NOT_KEYS = LIGHT | {"step", "phase", "item", "part", "page", "line", "section", "since", "until"}
+
+
+def conflict_cues(first_text: str, second_text: str) -> tuple[str, ...]:
+    """What opposes the two texts, each in words ("always vs never (pnpm)", "timeout: 30 vs
+    60", "node 18 vs 20"); empty when nothing does. Sorted, without repeats."""
+    cues = _polarity_cues(_terms(first_text), _terms(second_text))
+    cues += _value_cues(_settings(first_text), _settings(second_text))
+    return tuple(sorted(dict.fromkeys(cues)))
+
+
+# --- polarity ------------------------------------------------------------------------------------
+
+Said = dict[str, dict[bool, str]]
+"""term -> {kept (True) or ruled out (False): the marker word that said so}."""
+
+
+def _normalised(text: str) -> str:
+    text = text.translate(_APOSTROPHES).lower()
+    text = text.replace("can't", "cannot").replace("won't", "will not").replace("no longer", "no")
+    return _CONTRACTIONS.sub(r"\1 not", text)
+
+
+def _clauses(text: str) -> Iterable[list[str]]:
+    for sentence in _CLAUSE.split(_normalised(text)):
+        if not sentence:
+            continue
+        # A comma starts a clause of its own only where what follows says its own polarity
+        # ("use pnpm, never npm"); elsewhere it lists ("don't use npm, yarn or bun").
+        pieces = _COMMA.split(sentence)
+        current: list[str] = []
+        for piece in pieces:
+            words = [w.strip(".-") for w in _WORD.findall(piece)]
+            words = [w for w in words if w]
+            if current and words and (words[0] in NEGATIONS or words[0] in AFFIRMATIONS):
+                yield current
+                current = []
+            current += words
+        if current:
+            yield current
+
+
+def _terms(text: str) -> Said:
+    said: Said = {}
+    for words in _clauses(text):
+        at = next((i for i, word in enumerate(words) if word in NEGATIONS), None)
+        if at is None:
+            _note(said, words, True, _affirmation(words))
+            continue
+        negation = NEGATIONS[words[at]]
+        before, after = words[:at], words[at + 1 :]
+        if any(_is_term(word) for word in after):
+            _note(said, before, True, _affirmation(before))
+            _note(said, after, False, negation)
+        else:  # "npm is not allowed": the negation is the clause's predicate
+            _note(said, before, False, negation)
+    return said
+
+
+def _affirmation(words: list[str]) -> str:
+    return next((AFFIRMATIONS[word] for word in words if word in AFFIRMATIONS), "do")
+
+
+def _is_term(word: str) -> bool:
+    return word not in LIGHT and word not in NEGATIONS and not word[0].isdigit() and len(word) > 1
+
+
+def _note(said: Said, words: list[str], kept: bool, marker: str) -> None:
+    for word in words:
+        if _is_term(word):
+            said.setdefault(_stem(word), {}).setdefault(kept, marker)
+
+
+def _stem(word: str) -> str:
+    """Enough of a stem that "installs" and "install", "commits" and "commit" meet."""
+    for ending in ("ing", "es", "s", "ed"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            return word[: -len(ending)]
+    return word
+
+
+def _polarity_cues(first: Said, second: Said) -> list[str]:
+    grouped: dict[str, list[str]] = {}
+    for term in sorted(first.keys() & second.keys()):
+        one, other = first[term], second[term]
+        if len(one) != 1 or len(other) != 1 or one.keys() == other.keys():
+            continue  # said both ways in one text, or the same way in both
+        kept = one.get(True) or other.get(True) or ""
+        ruled_out = one.get(False) or other.get(False) or ""
+        if kept == "do" and ruled_out in _OPPOSITE:
+            kept = _OPPOSITE[ruled_out]
+        grouped.setdefault(f"{kept} vs {ruled_out}", []).append(term)
+    return [f"{pair} ({', '.join(terms)})" for pair, terms in grouped.items()]
+
+
+# --- values ------------------------------------------------------------------------------------
+
+
+def _settings(text: str) -> dict[str, set[str]]:
+    """setting or tool -> the numbers said for it ("timeout" -> {"30"}, "node" -> {"18"})."""
+    found: dict[str, set[str]] = {}
+    for key, value in _SETTING.findall(_normalised(text)):
+        key = key.strip(".-_")
+        if key and key not in _NOT_KEYS and not key[0].isdigit():
+            found.setdefault(key, set()).add(value)
+    return found
+
+
+def _value_cues(first: dict[str, set[str]], second: dict[str, set[str]]) -> list[str]:
+    cues = []
+    for key in sorted(first.keys() & second.keys()):
+        one, other = first[key], second[key]
+        if one & other:
+            continue  # a value both mention: not a disagreement
+        cues.append(f"{key}: {', '.join(sorted(one))} vs {', '.join(sorted(other))}")
+    return cues
