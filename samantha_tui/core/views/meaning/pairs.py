@@ -23,11 +23,11 @@ from .polarity import conflict_cues
 from .text import embedding_text
 from .vectors import Vectors
 
-DUPLICATE_MEANING = 0.90
+DUPLICATE_MEANING = 0.75
 """Cosine at which two memories say the same thing whatever their wording."""
-DUPLICATE_WITH_WORDS = (0.85, 60.0)
+DUPLICATE_WITH_WORDS = (0.60, 60.0)
 """Or: a cosine at least this, with wording (rapidfuzz token set ratio) at least this."""
-CONFLICT_MEANING = 0.80
+CONFLICT_MEANING = 0.70
 """Cosine from which opposed cues make two memories a possible conflict."""
 CANDIDATE_MEANING = min(CONFLICT_MEANING, DUPLICATE_WITH_WORDS[0], DUPLICATE_MEANING)
 BLOCK = 512

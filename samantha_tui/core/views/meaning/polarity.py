@@ -46,9 +46,14 @@ NEGATIONS = {
     "forbidden": "forbid",
     "prohibited": "forbid",
     "nor": "not",
-    "unless": "not",
+    "little": "little",
 }
 """A word that rules out what it speaks of, and how a cue names it."""
+_PHRASES = {"can't": "cannot", "won't": "will not", "no longer": "no", "out of": "without"}
+"""Spelled as one word, so a clause finds them ("keep secrets out of git": git ruled out)."""
+CONDITIONS = frozenset({"if", "when", "whenever", "unless", "once", "until"})
+"""What follows one of these is a condition, not a claim: "fails when coverage drops" says
+nothing for or against dropping."""
 AFFIRMATIONS = {
     "always": "always",
     "must": "must",
@@ -99,13 +104,14 @@ def conflict_cues(first_text: str, second_text: str) -> tuple[str, ...]:
 
 # --- polarity ------------------------------------------------------------------------------------
 
-Said = dict[str, dict[bool, str]]
-"""term -> {kept (True) or ruled out (False): the marker word that said so}."""
+Said = dict[str, dict[bool, tuple[str, str]]]
+"""term's stem -> {kept (True) or ruled out (False): (the marker that said so, the word)}."""
 
 
 def _normalised(text: str) -> str:
     text = text.translate(_APOSTROPHES).lower()
-    text = text.replace("can't", "cannot").replace("won't", "will not").replace("no longer", "no")
+    for phrase, word in _PHRASES.items():
+        text = text.replace(phrase, word)
     return _CONTRACTIONS.sub(r"\1 not", text)
 
 
@@ -131,6 +137,8 @@ def _clauses(text: str) -> Iterable[list[str]]:
 def _terms(text: str) -> Said:
     said: Said = {}
     for words in _clauses(text):
+        cut = next((i for i, word in enumerate(words) if word in CONDITIONS), None)
+        words = words if cut is None else words[:cut]
         at = next((i for i, word in enumerate(words) if word in NEGATIONS), None)
         if at is None:
             _note(said, words, True, _affirmation(words))
@@ -155,16 +163,23 @@ def _is_term(word: str) -> bool:
 
 def _note(said: Said, words: list[str], kept: bool, marker: str) -> None:
     for word in words:
-        if _is_term(word):
-            said.setdefault(_stem(word), {}).setdefault(kept, marker)
+        if not _is_term(word):
+            continue
+        said.setdefault(_stem(word), {}).setdefault(kept, (marker, word))
+        if word.startswith("un") and len(word) >= 7:  # "unformatted" rules out "formatted"
+            said.setdefault(_stem(word[2:]), {}).setdefault(not kept, (marker, word[2:]))
+
+
+STEM = 6
+"""Letters of a stem: "config" and "configuration", "commit" and "committing" meet."""
 
 
 def _stem(word: str) -> str:
-    """Enough of a stem that "installs" and "install", "commits" and "commit" meet."""
     for ending in ("ing", "es", "s", "ed"):
         if word.endswith(ending) and len(word) - len(ending) >= 3:
-            return word[: -len(ending)]
-    return word
+            word = word[: -len(ending)]
+            break
+    return word[:STEM]
 
 
 def _polarity_cues(first: Said, second: Said) -> list[str]:
@@ -173,11 +188,11 @@ def _polarity_cues(first: Said, second: Said) -> list[str]:
         one, other = first[term], second[term]
         if len(one) != 1 or len(other) != 1 or one.keys() == other.keys():
             continue  # said both ways in one text, or the same way in both
-        kept = one.get(True) or other.get(True) or ""
-        ruled_out = one.get(False) or other.get(False) or ""
+        kept, word = one.get(True) or other[True]
+        ruled_out, _ = one.get(False) or other[False]
         if kept == "do" and ruled_out in _OPPOSITE:
             kept = _OPPOSITE[ruled_out]
-        grouped.setdefault(f"{kept} vs {ruled_out}", []).append(term)
+        grouped.setdefault(f"{kept} vs {ruled_out}", []).append(word)
     return [f"{pair} ({', '.join(terms)})" for pair, terms in grouped.items()]
 
 
