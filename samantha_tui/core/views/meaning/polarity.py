@@ -51,6 +51,7 @@ NEGATIONS = {
 """A word that rules out what it speaks of, and how a cue names it."""
 _PHRASES = {"can't": "cannot", "won't": "will not", "no longer": "no", "out of": "without"}
 """Spelled as one word, so a clause finds them ("keep secrets out of git": git ruled out)."""
+COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "being", "stays", "remains"})
 CONDITIONS = frozenset({"if", "when", "whenever", "unless", "once", "until"})
 """What follows one of these is a condition, not a claim: "fails when coverage drops" says
 nothing for or against dropping."""
@@ -146,11 +147,30 @@ def _terms(text: str) -> Said:
         negation = NEGATIONS[words[at]]
         before, after = words[:at], words[at + 1 :]
         if any(_is_term(word) for word in after):
-            _note(said, before, True, _affirmation(before))
+            # "telemetry is disabled in ci": a negation after a copula rules out its subject
+            # (the words just before it), not the whole clause ("ship behind a flag that is off").
+            subject = _subject(before) if before and before[-1] in COPULAS else 0
+            _note(said, before[: len(before) - subject], True, _affirmation(before))
+            _note(said, before[len(before) - subject :], False, negation)
             _note(said, after, False, negation)
         else:  # "npm is not allowed": the negation is the clause's predicate
             _note(said, before, False, negation)
     return said
+
+
+SUBJECT = 3
+"""Words before a copula taken as its subject: "the redis cache is", "a feature flag that is"."""
+
+
+def _subject(before: list[str]) -> int:
+    """How many of the words ending at a copula are its subject (up to SUBJECT, stopping at a
+    relative word: in "flags that is", the subject is only what "that" stands for)."""
+    count = 0
+    for word in reversed(before[-SUBJECT:]):
+        if word in ("that", "which", "who"):
+            break
+        count += 1
+    return count
 
 
 def _affirmation(words: list[str]) -> str:
