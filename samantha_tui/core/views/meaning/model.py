@@ -21,9 +21,7 @@ if TYPE_CHECKING:
 CONFIG = "l2_supercat"
 DIMENSION = 256
 MAX_CHARS_PER_TEXT = 4000
-"""wordllama turns truncation off and pads a batch to its longest text: an unbounded text would
-cost its whole length in every row of its batch. What is embedded is bounded before (text.py);
-this is the last guard."""
+"""What is embedded is bounded before (text.py); this is the last guard."""
 
 
 class Embedder(Protocol):
@@ -35,30 +33,81 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]: ...
 
 
+WORDS_KEPT = 65536
+"""Words whose vectors an engine keeps (a kilobyte each); past it the table starts again."""
+
+
 class Engine:
-    """wordllama's inference, giving L2-normalised float32 vectors of DIMENSION values."""
+    """wordllama's model, giving L2-normalised float32 vectors of DIMENSION values.
+
+    wordllama's vector of a text is the mean of its tokens' vectors. The tokenizer (Llama's, with
+    a word-start marker) never makes a token across a space, so the sum of a text's token vectors
+    is the sum, over its words, of each word's token vectors: each distinct word is tokenized
+    once and its vector kept, and a text costs a lookup per word. Tokenizing every text whole
+    costs several times as much (most of wordllama's own `embed`). For text whose words are
+    single-spaced (what text.py gives) the vectors are wordllama's to the last bits of float32
+    (a test holds them to it); elsewhere a run of spaces or a line break, a token of its own in
+    wordllama that says nothing, is read as one space.
+    """
 
     def __init__(self, inference: Any, name: str) -> None:
         self._inference = inference
         self._lock = threading.Lock()
+        self._words: dict[str, int] = {}
+        self._table: Any = None  # (capacity, DIMENSION) float32; rows [0, len(_words)) in use
         self.name = name
         """The model and its version: a vector kept under one name is never read under another."""
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """An (n, DIMENSION) float32 array, each row of length 1 (a zero row for a text with no
-        token at all). Safe from any thread: calls take turns."""
+        word at all). Safe from any thread: calls take turns."""
         import numpy as np
 
+        out = np.zeros((len(texts), DIMENSION), dtype=np.float32)
         if not texts:
-            return np.zeros((0, DIMENSION), dtype=np.float32)
-        bounded = [text[:MAX_CHARS_PER_TEXT] for text in texts]
+            return out
+        split = [text[:MAX_CHARS_PER_TEXT].split() for text in texts]
         with self._lock:
-            raw = self._inference.embed(bounded, norm=False)
-        matrix = np.asarray(raw, dtype=np.float32).reshape(len(bounded), DIMENSION)
-        lengths = np.linalg.norm(matrix, axis=1, keepdims=True)
-        np.divide(matrix, lengths, out=matrix, where=lengths > 0)
-        matrix[(lengths == 0).ravel()] = 0.0
-        return matrix
+            unknown = {word for words in split for word in words if word not in self._words}
+            if len(self._words) + len(unknown) > WORDS_KEPT:
+                self._words, self._table = {}, None
+                unknown = {word for words in split for word in words}
+            self._learn(sorted(unknown))
+            table, words = self._table, self._words
+            for row, text_words in enumerate(split):
+                if text_words:
+                    ids = np.fromiter(
+                        (words[w] for w in text_words), dtype=np.intp, count=len(text_words)
+                    )
+                    out[row] = table[ids].sum(axis=0)
+        lengths = np.linalg.norm(out, axis=1, keepdims=True)
+        np.divide(out, lengths, out=out, where=lengths > 0)
+        return out
+
+    def _learn(self, words: list[str]) -> None:
+        """Tokenize words not seen yet, in one batch, and keep each one's summed vector."""
+        import numpy as np
+
+        if not words:
+            return
+        embedding = self._inference.embedding
+        vectors = np.zeros((len(words), DIMENSION), dtype=np.float32)
+        encoded = self._inference.tokenize(words)
+        last = embedding.shape[0] - 1
+        for row, tokens in enumerate(encoded):
+            ids = [i for i, kept in zip(tokens.ids, tokens.attention_mask, strict=True) if kept]
+            if ids:
+                vectors[row] = embedding[np.clip(ids, 0, last)].sum(axis=0)
+        start = len(self._words)
+        needed = start + len(words)
+        if self._table is None or self._table.shape[0] < needed:
+            grown = np.zeros((max(needed, 2 * start, 1024), DIMENSION), dtype=np.float32)
+            if self._table is not None:
+                grown[:start] = self._table[:start]
+            self._table = grown
+        self._table[start:needed] = vectors
+        for offset, word in enumerate(words):
+            self._words[word] = start + offset
 
 
 _loaded: Engine | Unavailable | None = None

@@ -19,7 +19,7 @@ from rapidfuzz import fuzz
 
 from ...basics.model import Memory
 from . import CONFLICT, DUPLICATE, SimilarPair
-from .polarity import conflict_cues
+from .polarity import Claims, claims_of, cues_between
 from .text import embedding_text
 from .vectors import Vectors
 
@@ -75,13 +75,18 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
             i, j = start + int(row), int(top[row, column])
             if i != j:
                 found[(min(i, j), max(i, j))] = float(scores[row, column])
-    texts: dict[int, str] = {}
+    read: dict[int, tuple[str, Claims]] = {}
+
+    def said(i: int) -> tuple[str, Claims]:
+        if i not in read:
+            text = embedding_text(chosen[i])
+            read[i] = (text, claims_of(text))
+        return read[i]
+
     pairs = []
-    for (i, j), meaning in found.items():
-        first, second = chosen[i], chosen[j]
-        one = texts.setdefault(i, embedding_text(first))
-        other = texts.setdefault(j, embedding_text(second))
-        pair = judge(first, second, one, other, meaning)
+    for (i, j), meaning in sorted(found.items()):
+        (one, one_claims), (other, other_claims) = said(i), said(j)
+        pair = judge(chosen[i], chosen[j], one, other, meaning, (one_claims, other_claims))
         if pair is not None:
             pairs.append(pair)
     pairs.sort(key=lambda p: (-round(p.meaning, 6), p.first, p.second))
@@ -89,12 +94,22 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
 
 
 def judge(
-    first: Memory, second: Memory, first_text: str, second_text: str, meaning: float
+    first: Memory,
+    second: Memory,
+    first_text: str,
+    second_text: str,
+    meaning: float,
+    claims: tuple[Claims, Claims] | None = None,
 ) -> SimilarPair | None:
-    """The verdict on two memories `meaning` alike (first's path before second's), or None."""
+    """The verdict on two memories `meaning` alike (first's path before second's), or None;
+    `claims`, when given, are those of the two texts (read once per memory by the caller)."""
     meaning = max(0.0, min(1.0, meaning))
+    if meaning < CANDIDATE_MEANING:
+        return None
     wording = float(fuzz.token_set_ratio(first_text, second_text))
-    verdict = verdict_of(meaning, wording, first_text, second_text)
+    if claims is None:
+        claims = (claims_of(first_text), claims_of(second_text))
+    verdict = verdict_of(meaning, wording, *claims)
     if verdict is None:
         return None
     kind, cues = verdict
@@ -111,11 +126,11 @@ def judge(
 
 
 def verdict_of(
-    meaning: float, wording: float, first_text: str, second_text: str
+    meaning: float, wording: float, first: Claims, second: Claims
 ) -> tuple[str, tuple[str, ...]] | None:
     """(CONFLICT, cues), (DUPLICATE, ()) or None for two texts of this meaning and wording."""
     if meaning >= CONFLICT_MEANING:
-        cues = conflict_cues(first_text, second_text)
+        cues = cues_between(first, second)
         if cues:
             return CONFLICT, cues
     if meaning >= DUPLICATE_MEANING or (

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
 _CONTRACTIONS = re.compile(r"\b(\w+)n't\b")
@@ -98,8 +99,25 @@ _NOT_KEYS = LIGHT | {"step", "phase", "item", "part", "page", "line", "section",
 def conflict_cues(first_text: str, second_text: str) -> tuple[str, ...]:
     """What opposes the two texts, each in words ("always vs never (pnpm)", "timeout: 30 vs
     60", "node 18 vs 20"); empty when nothing does. Sorted, without repeats."""
-    cues = _polarity_cues(_terms(first_text), _terms(second_text))
-    cues += _value_cues(_settings(first_text), _settings(second_text))
+    return cues_between(claims_of(first_text), claims_of(second_text))
+
+
+@dataclass(frozen=True)
+class Claims:
+    """What one text says, read once: a memory met in many pairs is not read again for each."""
+
+    terms: Said
+    settings: dict[str, set[str]]
+
+
+def claims_of(text: str) -> Claims:
+    return Claims(_terms(text), _settings(text))
+
+
+def cues_between(first: Claims, second: Claims) -> tuple[str, ...]:
+    """conflict_cues of two texts' claims."""
+    cues = _polarity_cues(first.terms, second.terms)
+    cues += _value_cues(first.settings, second.settings)
     return tuple(sorted(dict.fromkeys(cues)))
 
 

@@ -86,18 +86,25 @@ def vectors_for(
     import numpy as np
 
     cache = PROCESS_VECTORS if cache is None else cache
-    keys: list[str] = []
+    # The digest is the key of every record read from a file: its text is made only when its
+    # vector must be (a warm call reads no body).
     texts: dict[str, str] = {}
+    keys: list[str] = []
     for memory in memories:
-        text = embedding_text(memory)
-        key = cache_key(memory, text)
-        keys.append(key)
-        texts.setdefault(key, text)
-    kept = cache.vectors(engine.name, texts, WIDTH)
-    missing = [key for key in texts if key not in kept]
+        if memory.digest:
+            keys.append(memory.digest)
+        else:
+            text = embedding_text(memory)
+            keys.append(cache_key(memory, text))
+            texts[keys[-1]] = text
+    kept = cache.vectors(engine.name, dict.fromkeys(keys), WIDTH)
+    missing: dict[str, str] = {}
+    for memory, key in zip(memories, keys, strict=True):
+        if key not in kept and key not in missing:
+            missing[key] = texts[key] if key in texts else embedding_text(memory)
     fresh: dict[str, bytes] = {}
     if missing:
-        embedded = engine.embed([texts[key] for key in missing])
+        embedded = engine.embed(list(missing.values()))
         fresh = {key: embedded[row].astype(np.float32).tobytes() for row, key in enumerate(missing)}
         cache.keep_vectors(engine.name, fresh)
     found = {**kept, **fresh}
