@@ -13,7 +13,8 @@ and recall are in bench/README.md ("Meaning").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 
 from rapidfuzz import fuzz
 
@@ -32,8 +33,10 @@ CONFLICT_MEANING = 0.70
 CANDIDATE_MEANING = min(CONFLICT_MEANING, DUPLICATE_WITH_WORDS[0], DUPLICATE_MEANING)
 BLOCK = 512
 """Rows per matrix product: BLOCK × n float32, 20 MB at 10,000 memories."""
-PER_MEMORY = 10
+PER_MEMORY = 5
 """At most this many candidates per memory, its closest."""
+WORDING_CHARS = 300
+"""Characters of each text the wording compares: their openings, where a copy shows."""
 NOT_COMPARED = frozenset({"index.md", "index.json"})
 
 
@@ -75,22 +78,37 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
             i, j = start + int(row), int(top[row, column])
             if i != j:
                 found[(min(i, j), max(i, j))] = float(scores[row, column])
-    read: dict[int, tuple[str, Claims]] = {}
+    texts: dict[int, str] = {}
+    claims: dict[int, Claims] = {}
 
-    def said(i: int) -> tuple[str, Claims]:
-        if i not in read:
-            text = embedding_text(chosen[i])
-            read[i] = (text, claims_of(text))
-        return read[i]
+    def text(i: int) -> str:
+        if i not in texts:
+            texts[i] = embedding_text(chosen[i])
+        return texts[i]
+
+    def claimed(i: int) -> Claims:
+        if i not in claims:
+            claims[i] = claims_of(text(i))
+        return claims[i]
 
     pairs = []
     for (i, j), meaning in sorted(found.items()):
-        (one, one_claims), (other, other_claims) = said(i), said(j)
-        pair = judge(chosen[i], chosen[j], one, other, meaning, (one_claims, other_claims))
+        pair = judge(
+            chosen[i],
+            chosen[j],
+            text(i),
+            text(j),
+            meaning,
+            partial(_both, claimed, i, j),
+        )
         if pair is not None:
             pairs.append(pair)
     pairs.sort(key=lambda p: (-round(p.meaning, 6), p.first, p.second))
     return tuple(pairs)
+
+
+def _both(claimed: Callable[[int], Claims], i: int, j: int) -> tuple[Claims, Claims]:
+    return claimed(i), claimed(j)
 
 
 def judge(
@@ -99,17 +117,20 @@ def judge(
     first_text: str,
     second_text: str,
     meaning: float,
-    claims: tuple[Claims, Claims] | None = None,
+    claims: Callable[[], tuple[Claims, Claims]] | None = None,
 ) -> SimilarPair | None:
     """The verdict on two memories `meaning` alike (first's path before second's), or None;
-    `claims`, when given, are those of the two texts (read once per memory by the caller)."""
+    `claims`, when given, gives those of the two texts (read once per memory by the caller,
+    and only for a pair close enough to be a conflict)."""
     meaning = max(0.0, min(1.0, meaning))
     if meaning < CANDIDATE_MEANING:
         return None
-    wording = float(fuzz.token_set_ratio(first_text, second_text))
-    if claims is None:
-        claims = (claims_of(first_text), claims_of(second_text))
-    verdict = verdict_of(meaning, wording, *claims)
+    wording = float(fuzz.token_set_ratio(first_text[:WORDING_CHARS], second_text[:WORDING_CHARS]))
+
+    def both() -> tuple[Claims, Claims]:
+        return (claims_of(first_text), claims_of(second_text)) if claims is None else claims()
+
+    verdict = verdict_of(meaning, wording, both)
     if verdict is None:
         return None
     kind, cues = verdict
@@ -126,11 +147,12 @@ def judge(
 
 
 def verdict_of(
-    meaning: float, wording: float, first: Claims, second: Claims
+    meaning: float, wording: float, claims: Callable[[], tuple[Claims, Claims]]
 ) -> tuple[str, tuple[str, ...]] | None:
-    """(CONFLICT, cues), (DUPLICATE, ()) or None for two texts of this meaning and wording."""
+    """(CONFLICT, cues), (DUPLICATE, ()) or None for two texts of this meaning and wording;
+    `claims` gives what each says, asked only when a conflict is possible."""
     if meaning >= CONFLICT_MEANING:
-        cues = cues_between(first, second)
+        cues = cues_between(*claims())
         if cues:
             return CONFLICT, cues
     if meaning >= DUPLICATE_MEANING or (

@@ -89,10 +89,15 @@ LIGHT = frozenset(
 )
 """Words that carry no term of their own: a term is what a rule is about (npm, telemetry)."""
 _VERSION = re.compile(r"(?<![\w.-])v?(\d+(?:\.\d+){0,3})(?![\w-]|\.\d)")
-_SETTING = re.compile(
-    r"([a-z][a-z0-9_.-]*)(?:\s*[:=]\s*|\s+(?:is|of|to|at|=)\s+|\s+(?=v?\d))v?(\d+(?:\.\d+){0,3})"
-    r"(?![\w-]|\.\d)"
+_NUMBER = re.compile(r"(?<![\w.-])v?(\d+(?:\.\d+){0,3})(?![\w-]|\.\d)")
+_KEY_BEFORE = re.compile(
+    # `timeout: 30`, `pool_size = 10`, `the timeout is 60`, `set it to 30`: any number;
+    # `Node 18`, `python 3.11`, `Go 1.21`: a version (see _VERSION_DIGITS).
+    r"([a-z][a-z0-9_.-]*)(\s*[:=]\s*|\s+(?:is|of|to|at)\s+|\s+)$"
 )
+_VERSION_DIGITS = 3
+"""A number after a bare name is a version only with at most this many digits before any dot:
+`Note 2106` and `since 2024` are an id and a year."""
 _NOT_KEYS = LIGHT | {"step", "phase", "item", "part", "page", "line", "section", "since", "until"}
 
 
@@ -111,7 +116,8 @@ class Claims:
 
 
 def claims_of(text: str) -> Claims:
-    return Claims(_terms(text), _settings(text))
+    normalised = _normalised(text)
+    return Claims(_terms(normalised), _settings(normalised))
 
 
 def cues_between(first: Claims, second: Claims) -> tuple[str, ...]:
@@ -135,7 +141,8 @@ def _normalised(text: str) -> str:
 
 
 def _clauses(text: str) -> Iterable[list[str]]:
-    for sentence in _CLAUSE.split(_normalised(text)):
+    """The clauses of a normalised text, each as its words."""
+    for sentence in _CLAUSE.split(text):
         if not sentence:
             continue
         # A comma starts a clause of its own only where what follows says its own polarity
@@ -154,6 +161,9 @@ def _clauses(text: str) -> Iterable[list[str]]:
 
 
 def _terms(text: str) -> Said:
+    """What a normalised text keeps and rules out."""
+    if len(_STEMS) > STEMS_KEPT:
+        _STEMS.clear()
     said: Said = {}
     for words in _clauses(text):
         cut = next((i for i, word in enumerate(words) if word in CONDITIONS), None)
@@ -201,11 +211,20 @@ def _is_term(word: str) -> bool:
 
 def _note(said: Said, words: list[str], kept: bool, marker: str) -> None:
     for word in words:
-        if not _is_term(word):
+        stem = _STEMS.get(word)
+        if stem is None:
+            stem = _STEMS[word] = _stem(word) if _is_term(word) else ""
+        if not stem:
             continue
-        said.setdefault(_stem(word), {}).setdefault(kept, (marker, word))
+        said.setdefault(stem, {}).setdefault(kept, (marker, word))
         if word.startswith("un") and len(word) >= 7:  # "unformatted" rules out "formatted"
             said.setdefault(_stem(word[2:]), {}).setdefault(not kept, (marker, word[2:]))
+
+
+_STEMS: dict[str, str] = {}
+"""word -> its stem, or "" for a word that is no term: a tree says the same words again and
+again. Only ever grows by what is read; cleared past STEMS_KEPT."""
+STEMS_KEPT = 200_000
 
 
 STEM = 6
@@ -238,10 +257,18 @@ def _polarity_cues(first: Said, second: Said) -> list[str]:
 
 
 def _settings(text: str) -> dict[str, set[str]]:
-    """setting or tool -> the numbers said for it ("timeout" -> {"30"}, "node" -> {"18"})."""
+    """setting or tool -> the numbers said for it ("timeout" -> {"30"}, "node" -> {"18"}), from
+    a normalised text: each number, and what stands just before it."""
     found: dict[str, set[str]] = {}
-    for key, value in _SETTING.findall(_normalised(text)):
-        key = key.strip(".-_")
+    for number in _NUMBER.finditer(text):
+        start = number.start()
+        before = _KEY_BEFORE.search(text, max(0, start - 40), start)
+        if before is None:
+            continue
+        key, joint = before.group(1).strip(".-_"), before.group(2)
+        value = number.group(1)
+        if not joint.strip() and len(value.split(".")[0]) > _VERSION_DIGITS:
+            continue
         if key and key not in _NOT_KEYS and not key[0].isdigit():
             found.setdefault(key, set()).add(value)
     return found
