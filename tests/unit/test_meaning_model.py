@@ -99,3 +99,23 @@ def test_the_engine_is_loaded_once_and_gives_unit_float32_rows() -> None:
     assert lengths[1] in (0.0, pytest.approx(1.0, abs=1e-5))
     assert engine.embed([]).shape == (0, DIMENSION)
     assert "wordllama" in engine.name and str(DIMENSION) in engine.name
+
+
+def test_the_engine_gives_wordllamas_own_vectors_for_single_spaced_text() -> None:
+    from samantha_tui.core.views.meaning.text import embedding_text
+
+    from .meaning_labelled import CONTRADICTIONS, PARAPHRASES, memory_of
+
+    engine = load_engine()
+    assert isinstance(engine, Engine)
+    texts = [
+        embedding_text(memory_of(text, "x.md"))
+        for pair in (*PARAPHRASES, *CONTRADICTIONS)
+        for text in pair
+    ]
+    texts.append("Node 18 — `timeout: 30` «ü» 日本語 naïve café, pnpm-lock.yaml!")
+    ours = engine.embed(texts)
+    theirs = engine._inference.embed(texts, norm=True)
+    assert np.abs(ours - theirs).max() < 1e-5
+    # Words met again come from the engine's table, with the same vectors.
+    assert np.array_equal(engine.embed(texts[:3]), ours[:3])
