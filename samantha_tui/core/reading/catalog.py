@@ -728,7 +728,8 @@ class Catalog:
     # --- embedding vectors (catalog_vectors.py) ---------------------------------------------
 
     def vectors(self, model: str, digests: Iterable[str], width: int) -> dict[str, bytes]:
-        """The kept vectors of these file digests under `model`, each `width` bytes."""
+        """The kept vectors of these file digests under `model`, each `width` bytes. Takes the
+        catalog's lock, as a save does: a worker may ask while the app scans."""
         with self._lock:
             return read_vectors(self.connection, model, digests, width)
 

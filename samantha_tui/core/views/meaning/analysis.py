@@ -34,7 +34,8 @@ def related_to(
     path: str, memories: Sequence[Memory], cache: VectorCache | None = None, k: int = 5
 ) -> tuple[Related, ...] | Unavailable:
     """The k memories closest in meaning to the one at `path`, best first (related.py); () when
-    `path` is not among `memories`; `Unavailable` when the model cannot be loaded. Any thread."""
+    `path` is not among the compared `memories` (a project's status file, an index are not);
+    `Unavailable` when the model cannot be loaded. Any thread."""
     engine = load_engine()
     if isinstance(engine, Unavailable):
         return engine
