@@ -117,5 +117,5 @@ def test_the_engine_gives_wordllamas_own_vectors_for_single_spaced_text() -> Non
     ours = engine.embed(texts)
     theirs = engine._inference.embed(texts, norm=True)
     assert np.abs(ours - theirs).max() < 1e-5
-    # Words met again come from the engine's table, with the same vectors.
-    assert np.array_equal(engine.embed(texts[:3]), ours[:3])
+    # A text's vector does not depend on the texts embedded with it.
+    assert np.abs(engine.embed(texts[:3]) - ours[:3]).max() < 1e-6

@@ -33,8 +33,8 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]: ...
 
 
-WORDS_KEPT = 65536
-"""Words whose vectors an engine keeps (a kilobyte each); past it the table starts again."""
+WORD_BATCH = 1024
+"""Words tokenized in one call, grouped by length: the tokenizer pads a batch to its longest."""
 
 
 class Engine:
@@ -42,19 +42,19 @@ class Engine:
 
     wordllama's vector of a text is the mean of its tokens' vectors. The tokenizer (Llama's, with
     a word-start marker) never makes a token across a space, so the sum of a text's token vectors
-    is the sum, over its words, of each word's token vectors: each distinct word is tokenized
-    once and its vector kept, and a text costs a lookup per word. Tokenizing every text whole
-    costs several times as much (most of wordllama's own `embed`). For text whose words are
+    is the sum, over its words, of each word's token vectors: each distinct word of a call is
+    tokenized once, and a text costs a lookup per word. Tokenizing every text whole costs
+    several times as much (most of wordllama's own `embed`). For text whose words are
     single-spaced (what text.py gives) the vectors are wordllama's to the last bits of float32
     (a test holds them to it); elsewhere a run of spaces or a line break, a token of its own in
-    wordllama that says nothing, is read as one space.
+    wordllama that says nothing, is read as one space. The words' table lives for one call
+    only: vectors are kept by file digest (vectors.py), so a later call embeds only what changed,
+    and the app does not carry a table of every word it has seen.
     """
 
     def __init__(self, inference: Any, name: str) -> None:
         self._inference = inference
         self._lock = threading.Lock()
-        self._words: dict[str, int] = {}
-        self._table: Any = None  # (capacity, DIMENSION) float32; rows [0, len(_words)) in use
         self.name = name
         """The model and its version: a vector kept under one name is never read under another."""
 
@@ -67,47 +67,34 @@ class Engine:
         if not texts:
             return out
         split = [text[:MAX_CHARS_PER_TEXT].split() for text in texts]
+        distinct = sorted({word for words in split for word in words}, key=lambda w: (len(w), w))
+        words = {word: row for row, word in enumerate(distinct)}
         with self._lock:
-            unknown = {word for words in split for word in words if word not in self._words}
-            if len(self._words) + len(unknown) > WORDS_KEPT:
-                self._words, self._table = {}, None
-                unknown = {word for words in split for word in words}
-            self._learn(sorted(unknown))
-            table, words = self._table, self._words
-            for row, text_words in enumerate(split):
-                if text_words:
-                    ids = np.fromiter(
-                        (words[w] for w in text_words), dtype=np.intp, count=len(text_words)
-                    )
-                    out[row] = table[ids].sum(axis=0)
+            table = self._word_vectors(distinct)
+        for row, text_words in enumerate(split):
+            if text_words:
+                ids = np.fromiter(
+                    (words[w] for w in text_words), dtype=np.intp, count=len(text_words)
+                )
+                out[row] = table[ids].sum(axis=0)
         lengths = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, lengths, out=out, where=lengths > 0)
         return out
 
-    def _learn(self, words: list[str]) -> None:
-        """Tokenize words not seen yet, in one batch, and keep each one's summed vector."""
+    def _word_vectors(self, words: list[str]) -> npt.NDArray[np.float32]:
+        """Each word's summed token vectors, one row per word in the order given."""
         import numpy as np
 
-        if not words:
-            return
         embedding = self._inference.embedding
-        vectors = np.zeros((len(words), DIMENSION), dtype=np.float32)
-        encoded = self._inference.tokenize(words)
+        table = np.zeros((len(words), DIMENSION), dtype=np.float32)
         last = embedding.shape[0] - 1
-        for row, tokens in enumerate(encoded):
-            ids = [i for i, kept in zip(tokens.ids, tokens.attention_mask, strict=True) if kept]
-            if ids:
-                vectors[row] = embedding[np.clip(ids, 0, last)].sum(axis=0)
-        start = len(self._words)
-        needed = start + len(words)
-        if self._table is None or self._table.shape[0] < needed:
-            grown = np.zeros((max(needed, 2 * start, 1024), DIMENSION), dtype=np.float32)
-            if self._table is not None:
-                grown[:start] = self._table[:start]
-            self._table = grown
-        self._table[start:needed] = vectors
-        for offset, word in enumerate(words):
-            self._words[word] = start + offset
+        for start in range(0, len(words), WORD_BATCH):
+            encoded = self._inference.tokenize(words[start : start + WORD_BATCH])
+            for row, tokens in enumerate(encoded, start):
+                ids = [i for i, kept in zip(tokens.ids, tokens.attention_mask, strict=True) if kept]
+                if ids:
+                    table[row] = embedding[np.clip(ids, 0, last)].sum(axis=0)
+        return table
 
 
 _loaded: Engine | Unavailable | None = None
