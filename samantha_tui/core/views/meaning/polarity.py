@@ -7,8 +7,10 @@ and lexical, so it is found with rules, in two kinds:
 - polarity: a term said with opposite polarity in the two (kept in one, ruled out in the other):
   always/never, do/don't, use X/don't use X, enable/disable. Each text is cut into clauses; in a
   clause the words after a negation are ruled out, and the words before it too when nothing of
-  substance follows it ("npm is not allowed"), else they are kept ("use pnpm instead of npm").
-  A term counts only when each text says it one way: a negation both share is no cue.
+  substance follows it ("npm is not allowed"), else they are kept ("use pnpm instead of npm"),
+  but for the subject of a copula ("telemetry is disabled in ci"). What follows "if" or "when"
+  is a condition and says nothing. A term counts only when each text says it one way: a
+  negation both share is no cue. Terms meet by a stem of six letters.
 - values: the same setting or tool with different numbers: `timeout: 30` vs `timeout: 60`,
   `Node 18` vs `Node 20`, `python 3.11` vs `3.12`. A value both mention is no cue.
 """
@@ -88,7 +90,6 @@ LIGHT = frozenset(
     """.split()  # noqa: SIM905 (a list of 160 quoted words would hide them)
 )
 """Words that carry no term of their own: a term is what a rule is about (npm, telemetry)."""
-_VERSION = re.compile(r"(?<![\w.-])v?(\d+(?:\.\d+){0,3})(?![\w-]|\.\d)")
 _NUMBER = re.compile(r"(?<![\w.-])v?(\d+(?:\.\d+){0,3})(?![\w-]|\.\d)")
 _KEY_BEFORE = re.compile(
     # `timeout: 30`, `pool_size = 10`, `the timeout is 60`, `set it to 30`: any number;
@@ -103,7 +104,7 @@ _NOT_KEYS = LIGHT | {"step", "phase", "item", "part", "page", "line", "section",
 
 def conflict_cues(first_text: str, second_text: str) -> tuple[str, ...]:
     """What opposes the two texts, each in words ("always vs never (pnpm)", "timeout: 30 vs
-    60", "node 18 vs 20"); empty when nothing does. Sorted, without repeats."""
+    60", "node: 18 vs 20"); empty when nothing does. Sorted, without repeats."""
     return cues_between(claims_of(first_text), claims_of(second_text))
 
 
