@@ -1,6 +1,7 @@
 """`make bench`: scan, start-up, search, write, memory and scrolling on trees of several sizes.
 
-First the import cost of the CLI and the app (bench/cold_start.py). Then each size (BENCH_SIZES,
+First the import cost of the CLI and the app (bench/cold_start.py), and memories compared by
+meaning at 10,000 (bench/meaning.py). Then each size (BENCH_SIZES,
 default 1000,10000,100000) gets a tree from bench/generate.py, and fresh processes measure it
 RUNS[size] times: a cold scan and a warm one right after (sharing a new, empty cache folder), the
 headless app (start-up, scrolling, peak RSS), the floor app and the console script on a
@@ -128,10 +129,23 @@ def measure(size: int, workdir: Path) -> dict[str, float]:
     return {key: round(value, 3) for key, value in figures.items()}
 
 
+def meaning_pass() -> dict[str, float]:
+    """`python -m bench.meaning` in a fresh process (bench/meaning.py): the model, its vectors
+    and the duplicate and conflict pass at 10,000 memories; the JSON line it prints."""
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.meaning"], capture_output=True, text=True, check=False
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"bench.meaning failed:\n{out.stderr}")
+    print(out.stderr.strip())
+    return json.loads(out.stdout.splitlines()[-1])
+
+
 def main() -> int:
     imports = cold_start.measure()
     print(cold_start.describe(imports))
     record_extra("cold_start", imports)
+    record_extra("meaning", meaning_pass())
     return run("BENCH_SIZES", "1000,10000,100000", measure, COLUMNS, targets.report)
 
 

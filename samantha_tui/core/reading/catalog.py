@@ -38,6 +38,7 @@ from .catalog_codec import decode as _decode
 from .catalog_codec import encode as _encode
 from .catalog_codec import restricted_loads
 from .catalog_list import LIST_COLUMNS, LIST_SCHEMA, LIST_WIDTH, list_values, listed_of
+from .catalog_vectors import keep_vectors, read_vectors
 
 CACHE_ENV = "SAMANTHA_TUI_CACHE"
 DISABLED = "off"
@@ -723,6 +724,20 @@ class Catalog:
                 for path in gone:
                     self._rows.pop(path, None)
                 self._rows.update((_decode(row[0]), row) for row in rows)
+
+    # --- embedding vectors (catalog_vectors.py) ---------------------------------------------
+
+    def vectors(self, model: str, digests: Iterable[str], width: int) -> dict[str, bytes]:
+        """The kept vectors of these file digests under `model`, each `width` bytes. Takes the
+        catalog's lock, as a save does: a worker may ask while the app scans."""
+        with self._lock:
+            return read_vectors(self.connection, model, digests, width)
+
+    def keep_vectors(self, model: str, vectors: Mapping[str, bytes]) -> None:
+        """Keep vectors by file digest under `model`; one that cannot be kept is embedded again
+        next time, nothing more."""
+        with self._lock:
+            keep_vectors(self.connection, model, vectors)
 
     def close(self) -> None:
         """Close the database; rows not saved are lost (they cost only a read next time)."""

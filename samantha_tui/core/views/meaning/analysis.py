@@ -1,0 +1,45 @@
+"""The one entry point of the health report and the UI: pairs, and the memories related to one.
+
+Both are pure (they read the records given and the vector cache, and write nothing to the tree)
+and may run in a worker thread; the first call of a process loads the model (about half a
+second), later ones embed only what the cache lacks. The UI must call them off its event loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...basics.model import Memory
+from . import Related, SimilarPair, Unavailable
+from .model import load_engine
+from .pairs import comparable, similar_pairs
+from .related import related
+from .vectors import VectorCache, vectors_for
+
+
+def analyse(
+    memories: Sequence[Memory], cache: VectorCache | None = None
+) -> tuple[SimilarPair, ...] | Unavailable:
+    """Every DUPLICATE and CONFLICT pair among `memories` (pairs.py), best first; `Unavailable`
+    when the model cannot be loaded. `cache`: the tree's catalog (`Store.catalog()`), so vectors
+    outlive the process; None keeps them in this process only. Any thread."""
+    engine = load_engine()
+    if isinstance(engine, Unavailable):
+        return engine
+    chosen = comparable(memories)
+    return similar_pairs(chosen, vectors_for(chosen, engine, cache))
+
+
+def related_to(
+    path: str, memories: Sequence[Memory], cache: VectorCache | None = None, k: int = 5
+) -> tuple[Related, ...] | Unavailable:
+    """The k memories closest in meaning to the one at `path`, best first (related.py); () when
+    `path` is not among the compared `memories` (a project's status file, an index are not);
+    `Unavailable` when the model cannot be loaded. Any thread."""
+    engine = load_engine()
+    if isinstance(engine, Unavailable):
+        return engine
+    chosen = comparable(memories)
+    if all(memory.path != path for memory in chosen):
+        return ()
+    return related(path, vectors_for(chosen, engine, cache), k)

@@ -1,0 +1,144 @@
+"""The embedding model, loaded offline and once per process.
+
+wordllama's weights and tokenizer ship inside its own package folder; its default `load()` still
+tries to fetch the tokenizer from the network, so it is loaded from that folder with downloads
+off. wordllama and numpy are imported here, inside the loader, never at module level: importing
+the app or the CLI must not pay for them (or fail without them).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from . import Unavailable
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+CONFIG = "l2_supercat"
+DIMENSION = 256
+MAX_CHARS_PER_TEXT = 4000
+"""What is embedded is bounded before (text.py); this is the last guard."""
+
+
+class Embedder(Protocol):
+    """What the rest of the package needs of an engine (a test may hand in its own)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]: ...
+
+
+WORD_BATCH = 1024
+"""Words tokenized in one call, grouped by length: the tokenizer pads a batch to its longest."""
+
+
+class Engine:
+    """wordllama's model, giving L2-normalised float32 vectors of DIMENSION values.
+
+    wordllama's vector of a text is the mean of its tokens' vectors. The tokenizer (Llama's, with
+    a word-start marker) never makes a token across a space, so the sum of a text's token vectors
+    is the sum, over its words, of each word's token vectors: each distinct word of a call is
+    tokenized once, and a text costs a lookup per word. Tokenizing every text whole costs
+    several times as much (most of wordllama's own `embed`). For text whose words are
+    single-spaced (what text.py gives) the vectors are wordllama's to the last bits of float32
+    (a test holds them to it); elsewhere a run of spaces or a line break, a token of its own in
+    wordllama that says nothing, is read as one space. The words' table lives for one call
+    only: vectors are kept by file digest (vectors.py), so a later call embeds only what changed,
+    and the app does not carry a table of every word it has seen.
+    """
+
+    def __init__(self, inference: Any, name: str) -> None:
+        self._inference = inference
+        self._lock = threading.Lock()
+        self.name = name
+        """The model and its version: a vector kept under one name is never read under another."""
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """An (n, DIMENSION) float32 array, each row of length 1 (a zero row for a text with no
+        word at all). Safe from any thread: calls take turns."""
+        import numpy as np
+
+        out = np.zeros((len(texts), DIMENSION), dtype=np.float32)
+        if not texts:
+            return out
+        split = [text[:MAX_CHARS_PER_TEXT].split() for text in texts]
+        distinct = sorted({word for words in split for word in words}, key=lambda w: (len(w), w))
+        words = {word: row for row, word in enumerate(distinct)}
+        with self._lock:
+            table = self._word_vectors(distinct)
+        for row, text_words in enumerate(split):
+            if text_words:
+                ids = np.fromiter(
+                    (words[w] for w in text_words), dtype=np.intp, count=len(text_words)
+                )
+                out[row] = table[ids].sum(axis=0)
+        lengths = np.linalg.norm(out, axis=1, keepdims=True)
+        np.divide(out, lengths, out=out, where=lengths > 0)
+        return out
+
+    def _word_vectors(self, words: list[str]) -> npt.NDArray[np.float32]:
+        """Each word's summed token vectors, one row per word in the order given."""
+        import numpy as np
+
+        embedding = self._inference.embedding
+        table = np.zeros((len(words), DIMENSION), dtype=np.float32)
+        last = embedding.shape[0] - 1
+        for start in range(0, len(words), WORD_BATCH):
+            encoded = self._inference.tokenize(words[start : start + WORD_BATCH])
+            for row, tokens in enumerate(encoded, start):
+                ids = [i for i, kept in zip(tokens.ids, tokens.attention_mask, strict=True) if kept]
+                if ids:
+                    table[row] = embedding[np.clip(ids, 0, last)].sum(axis=0)
+        return table
+
+
+_loaded: Engine | Unavailable | None = None
+_loading = threading.Lock()
+
+
+def load_engine() -> Engine | Unavailable:
+    """The process's engine, loaded at the first call (about half a second); later calls return
+    the same one, or the same reason it could not be loaded. Safe from any thread."""
+    global _loaded
+    with _loading:
+        if _loaded is None:
+            _loaded = _load()
+        return _loaded
+
+
+def _load() -> Engine | Unavailable:
+    try:
+        import numpy  # noqa: F401  (its absence is said as such, not as wordllama's error)
+    except ImportError:
+        return Unavailable("numpy is not installed, so memories cannot be compared by meaning")
+    try:
+        import wordllama
+        from wordllama import WordLlama
+    except ImportError:
+        return Unavailable(
+            "the embedding model (wordllama) is not installed, so memories cannot be compared "
+            "by meaning; install samantha-tui with its dependencies to turn this on"
+        )
+    except Exception as error:  # a broken install can fail in any way
+        return Unavailable(f"the embedding model (wordllama) could not be imported: {error}")
+    from pathlib import Path
+
+    folder = Path(wordllama.__file__).parent
+    try:
+        inference = WordLlama.load(
+            config=CONFIG, cache_dir=folder, dim=DIMENSION, disable_download=True
+        )
+    except FileNotFoundError:
+        return Unavailable(
+            f"the embedding model's files are missing from {folder} (weights or tokenizer); "
+            "reinstall wordllama"
+        )
+    except Exception as error:  # anything the loader raises means no model, not a crash
+        return Unavailable(f"the embedding model could not be loaded: {error}")
+    version = getattr(wordllama, "__version__", "unknown")
+    return Engine(inference, f"wordllama-{version}-{CONFIG}-{DIMENSION}")

@@ -1,0 +1,162 @@
+"""Pairs of memories close in meaning: near-duplicates in other words, and possible conflicts.
+
+Every memory is compared with every other by the cosine of their vectors, a block of rows at a
+time (BLOCK rows against the rest: never an n×n matrix, 400 MB at 10,000), keeping what passes
+CANDIDATE_MEANING, at most PER_MEMORY per memory (its closest): a tree of many copies of one
+memory still gives a list a person can read. Each candidate then gets its wording (rapidfuzz)
+and its conflict cues (polarity.py): alike in meaning and opposed in what they say is a
+CONFLICT; alike enough, in meaning or in meaning and words together, a DUPLICATE.
+
+The thresholds were tuned on the labelled set of tests/unit/meaning_labelled.py; its precision
+and recall are in bench/README.md ("Meaning").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+
+from rapidfuzz import fuzz
+
+from ...basics.model import Memory
+from . import CONFLICT, DUPLICATE, SimilarPair
+from .polarity import Claims, claims_of, cues_between
+from .text import embedding_text
+from .vectors import Vectors
+
+DUPLICATE_MEANING = 0.75
+"""Cosine at which two memories say the same thing whatever their wording."""
+DUPLICATE_WITH_WORDS = (0.60, 60.0)
+"""Or: a cosine at least this, with wording (rapidfuzz token set ratio) at least this."""
+CONFLICT_MEANING = 0.70
+"""Cosine from which opposed cues make two memories a possible conflict."""
+CANDIDATE_MEANING = min(CONFLICT_MEANING, DUPLICATE_WITH_WORDS[0], DUPLICATE_MEANING)
+BLOCK = 512
+"""Rows per matrix product: BLOCK × n float32, 20 MB at 10,000 memories."""
+PER_MEMORY = 5
+"""At most this many candidates per memory, its closest."""
+WORDING_CHARS = 300
+"""Characters of each text the wording compares: their openings, where a copy shows."""
+NOT_COMPARED = frozenset({"index.md", "index.json"})
+
+
+def comparable(memories: Sequence[Memory]) -> list[Memory]:
+    """The memories to compare: not a project's status files (tasks and work experience say
+    where a project stands, and two projects alike in words are two projects), not an index,
+    and one record per path."""
+    chosen: dict[str, Memory] = {}
+    for memory in memories:
+        if memory.kind.is_project_kind or memory.name in NOT_COMPARED:
+            continue
+        chosen.setdefault(memory.path, memory)
+    return [chosen[path] for path in sorted(chosen)]
+
+
+def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[SimilarPair, ...]:
+    """Every pair judged a DUPLICATE or a CONFLICT, best first (most alike, then by path);
+    never a memory with itself. Memories without a row in `vectors` are left out. Pure; safe in
+    a worker thread."""
+    import numpy as np
+
+    chosen = [m for m in comparable(memories) if m.path in vectors.row_of]
+    if len(chosen) < 2:
+        return ()
+    matrix = vectors.matrix[[vectors.row_of[m.path] for m in chosen]]
+    found: dict[tuple[int, int], float] = {}
+    count = len(chosen)
+    keep = min(PER_MEMORY, count - 1)
+    for start in range(0, count, BLOCK):
+        block = matrix[start : start + BLOCK] @ matrix.T  # (rows, count)
+        rows = np.arange(block.shape[0])
+        block[rows, rows + start] = -1.0  # never a memory with itself
+        if keep < count - 1:
+            top = np.argpartition(-block, keep, axis=1)[:, :keep]
+        else:
+            top = np.broadcast_to(np.arange(count), (block.shape[0], count))
+        scores = np.take_along_axis(block, top, axis=1)
+        for row, column in zip(*np.nonzero(scores >= CANDIDATE_MEANING), strict=True):
+            i, j = start + int(row), int(top[row, column])
+            if i != j:
+                found[(min(i, j), max(i, j))] = float(scores[row, column])
+    texts: dict[int, str] = {}
+    claims: dict[int, Claims] = {}
+
+    def text(i: int) -> str:
+        if i not in texts:
+            texts[i] = embedding_text(chosen[i])
+        return texts[i]
+
+    def claimed(i: int) -> Claims:
+        if i not in claims:
+            claims[i] = claims_of(text(i))
+        return claims[i]
+
+    pairs = []
+    for (i, j), meaning in sorted(found.items()):
+        pair = judge(
+            chosen[i],
+            chosen[j],
+            text(i),
+            text(j),
+            meaning,
+            partial(_both, claimed, i, j),
+        )
+        if pair is not None:
+            pairs.append(pair)
+    pairs.sort(key=lambda p: (-round(p.meaning, 6), p.first, p.second))
+    return tuple(pairs)
+
+
+def _both(claimed: Callable[[int], Claims], i: int, j: int) -> tuple[Claims, Claims]:
+    return claimed(i), claimed(j)
+
+
+def judge(
+    first: Memory,
+    second: Memory,
+    first_text: str,
+    second_text: str,
+    meaning: float,
+    claims: Callable[[], tuple[Claims, Claims]] | None = None,
+) -> SimilarPair | None:
+    """The verdict on two memories `meaning` alike (first's path before second's), or None;
+    `claims`, when given, gives those of the two texts (read once per memory by the caller,
+    and only for a pair close enough to be a conflict)."""
+    meaning = max(0.0, min(1.0, meaning))
+    if meaning < CANDIDATE_MEANING:
+        return None
+    wording = float(fuzz.token_set_ratio(first_text[:WORDING_CHARS], second_text[:WORDING_CHARS]))
+
+    def both() -> tuple[Claims, Claims]:
+        return (claims_of(first_text), claims_of(second_text)) if claims is None else claims()
+
+    verdict = verdict_of(meaning, wording, both)
+    if verdict is None:
+        return None
+    kind, cues = verdict
+    return SimilarPair(
+        first=first.path,
+        second=second.path,
+        meaning=meaning,
+        wording=wording,
+        verdict=kind,
+        cues=cues,
+        first_digest=first.digest,
+        second_digest=second.digest,
+    )
+
+
+def verdict_of(
+    meaning: float, wording: float, claims: Callable[[], tuple[Claims, Claims]]
+) -> tuple[str, tuple[str, ...]] | None:
+    """(CONFLICT, cues), (DUPLICATE, ()) or None for two texts of this meaning and wording;
+    `claims` gives what each says, asked only when a conflict is possible."""
+    if meaning >= CONFLICT_MEANING:
+        cues = cues_between(*claims())
+        if cues:
+            return CONFLICT, cues
+    if meaning >= DUPLICATE_MEANING or (
+        meaning >= DUPLICATE_WITH_WORDS[0] and wording >= DUPLICATE_WITH_WORDS[1]
+    ):
+        return DUPLICATE, ()
+    return None

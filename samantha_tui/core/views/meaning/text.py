@@ -1,0 +1,52 @@
+"""What of a memory is embedded: its title, its topics and its prose, bounded.
+
+The model averages the vectors of the words it is given, so every word it sees pulls the result
+towards it. The title and topics say what a memory is about in the fewest words, so they come
+first; the body follows without what carries no meaning in words: code fences (a shell command
+or a stack trace drowns the sentence that explains it), Markdown marks, link targets, HTML tags
+and table rules. The text is cut at MAX_CHARS: the opening of a memory says what it is about, a
+long tail would only dilute it, and the model pads a batch to its longest text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...basics.model import Memory
+
+MAX_CHARS = 1000
+
+_FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(^[ \t]*\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_TAG = re.compile(r"<[^>\n]{1,200}>")
+_TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t:|-]+\|[ \t:|-]*$", re.MULTILINE)
+_LINE_MARKS = re.compile(r"^[ \t]*(?:#{1,6}|>|[-*+]|\d+[.)])[ \t]+", re.MULTILINE)
+_RULE = re.compile(r"^[ \t]*[-=]{3,}[ \t]*$", re.MULTILINE)
+_INLINE_MARKS = str.maketrans(dict.fromkeys("*_`|", " "))
+
+
+def embedding_text(memory: Memory) -> str:
+    """The words of `memory` the model is given, at most MAX_CHARS characters."""
+    body = _without_title(memory.body, memory.title)
+    parts = [memory.title, " ".join(memory.topics), prose(body)]
+    return " ".join(" . ".join(part for part in parts if part.strip()).split())[:MAX_CHARS]
+
+
+def prose(markdown: str) -> str:
+    """Markdown as the words a reader reads: no code blocks, marks, link targets or tags."""
+    # Twice what is kept: enough for what the marks and code blocks take out.
+    text = _FENCE.sub(" ", markdown[: MAX_CHARS * 2])
+    text = _LINK.sub(r"\1", text) if "](" in text else text
+    text = _TAG.sub(" ", text) if "<" in text else text
+    text = _TABLE_RULE.sub(" ", text) if "|" in text else text
+    text = _RULE.sub(" ", _LINE_MARKS.sub(" ", text))
+    return " ".join(text.translate(_INLINE_MARKS).split())
+
+
+def _without_title(body: str, title: str) -> str:
+    """The body without its first `# ` heading when that is the title (it is said once)."""
+    stripped = body.lstrip()
+    first, _, rest = stripped.partition("\n")
+    if first.startswith("# ") and first[2:].strip() == title.strip():
+        return rest
+    return body

@@ -1,0 +1,117 @@
+"""The vector of every memory, embedded once per file content.
+
+A vector is kept under the file's digest and the model's name (the catalog's `vectors` table, or
+a process's memory), so only memories whose bytes the cache has not seen are embedded; a batch of
+those is one call to the engine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Protocol
+
+from ...basics.model import Memory
+from .model import DIMENSION, Embedder
+from .text import embedding_text
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+WIDTH = DIMENSION * 4
+"""Bytes of one float32 vector."""
+
+
+class VectorCache(Protocol):
+    """Where vectors are kept between calls: the catalog (`Catalog`), or `MemoryVectors`."""
+
+    def vectors(self, model: str, digests: Iterable[str], width: int) -> dict[str, bytes]: ...
+
+    def keep_vectors(self, model: str, vectors: Mapping[str, bytes]) -> None: ...
+
+
+class MemoryVectors:
+    """Vectors kept in this process only; safe from any thread."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[str, str], bytes] = {}
+        self._lock = threading.Lock()
+
+    def vectors(self, model: str, digests: Iterable[str], width: int) -> dict[str, bytes]:
+        with self._lock:
+            found = ((digest, self._kept.get((model, digest))) for digest in digests)
+            return {d: v for d, v in found if v is not None and len(v) == width}
+
+    def keep_vectors(self, model: str, vectors: Mapping[str, bytes]) -> None:
+        with self._lock:
+            self._kept.update(((model, digest), vector) for digest, vector in vectors.items())
+
+
+PROCESS_VECTORS = MemoryVectors()
+"""The cache of callers that give none: a process embeds a file's content once."""
+
+
+@dataclass(frozen=True)
+class Vectors:
+    """One row of `matrix` per memory, in the order given: `paths[i]` has row i."""
+
+    paths: tuple[str, ...]
+    digests: tuple[str, ...]
+    matrix: npt.NDArray[np.float32]
+    """(n, DIMENSION) float32, each row of length 1 (or 0 for a memory with no words)."""
+    embedded: int = 0
+    """How many of them were embedded by this call (the others came from the cache)."""
+
+    @cached_property
+    def row_of(self) -> dict[str, int]:
+        return {path: row for row, path in enumerate(self.paths)}
+
+
+def cache_key(memory: Memory, text: str) -> str:
+    """The file's digest; for a record read without one, a digest of the text embedded."""
+    if memory.digest:
+        return memory.digest
+    return "text:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def vectors_for(
+    memories: Sequence[Memory], engine: Embedder, cache: VectorCache | None = None
+) -> Vectors:
+    """The vectors of `memories`, embedding only those `cache` lacks (then keeping them there).
+    Pure but for the cache; safe in a worker thread."""
+    import numpy as np
+
+    cache = PROCESS_VECTORS if cache is None else cache
+    # The digest is the key of every record read from a file: its text is made only when its
+    # vector must be (a warm call reads no body).
+    texts: dict[str, str] = {}
+    keys: list[str] = []
+    for memory in memories:
+        if memory.digest:
+            keys.append(memory.digest)
+        else:
+            text = embedding_text(memory)
+            keys.append(cache_key(memory, text))
+            texts[keys[-1]] = text
+    kept = cache.vectors(engine.name, dict.fromkeys(keys), WIDTH)
+    missing: dict[str, str] = {}
+    for memory, key in zip(memories, keys, strict=True):
+        if key not in kept and key not in missing:
+            missing[key] = texts[key] if key in texts else embedding_text(memory)
+    fresh: dict[str, bytes] = {}
+    if missing:
+        embedded = engine.embed(list(missing.values()))
+        fresh = {key: embedded[row].astype(np.float32).tobytes() for row, key in enumerate(missing)}
+        cache.keep_vectors(engine.name, fresh)
+    found = {**kept, **fresh}
+    matrix = np.frombuffer(b"".join(found[key] for key in keys), dtype=np.float32)
+    return Vectors(
+        paths=tuple(memory.path for memory in memories),
+        digests=tuple(memory.digest for memory in memories),
+        matrix=matrix.reshape(len(keys), DIMENSION).copy(),
+        embedded=len(missing),
+    )
