@@ -4,16 +4,15 @@ checks said; exit 1 when a finding is an error (a conflict), as `check` does for
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import sys
 from typing import Any
 
-from ..core.basics.model import Memory, Tree, short_path
+from ..core.basics.model import short_path
 from ..core.basics.visible import visible
 from ..core.views.bootstrap import BootstrapPlan, Signals, plan
 from ..core.views.health import CAP, HealthReport, health_report
 from ..core.views.health_findings import CHECKS, Finding
-from ..core.views.meaning import SimilarPair, Unavailable
+from ..core.views.meaning.analysis import analyse_if
 from ..core.writing import dismissed_pairs
 from ..settings import load_settings
 from .common import EXIT_PROBLEMS, open_store, tree_argument
@@ -46,37 +45,23 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def _meaning(tree: Tree[Memory]) -> tuple[SimilarPair, ...] | Unavailable:
-    """The meaning engine's pairs, or why there are none."""
-    try:
-        from ..core.views.meaning.analysis import analyse  # type: ignore[import-not-found]
-    except ImportError:
-        return Unavailable("the meaning engine is not part of this build")
-    result: tuple[SimilarPair, ...] | Unavailable = analyse(tree.memories)
-    return result
-
-
-def _bootstrap(tree: Tree[Memory], today: dt.date, notes: list[str]) -> BootstrapPlan:
-    settings, messages = load_settings()
-    notes.extend(messages)
-    return plan(tree, Signals(), today, settings.bootstrap_budget)
-
-
 def run(args: argparse.Namespace) -> int:
     store = open_store(args)
     tree, today = store.tree, store.today()
-    notes: list[str] = []
+    settings, notes = load_settings()
     bootstrap: BootstrapPlan | None
     try:
-        bootstrap = _bootstrap(tree, today, notes)
+        bootstrap = plan(tree, Signals(), today, settings.bootstrap_budget)
     except ValueError as error:  # UnknownProject: no current project to plan for
         bootstrap = None
         notes.append(f"the bootstrap budget was not checked: {error}")
     loaded = dismissed_pairs.load_for(store.root)
     if loaded.message:
         notes.append(loaded.message)
+    # The catalog keeps the vectors, so a second run embeds only what changed.
+    meaning = analyse_if(settings.meaning, tree.memories, store.catalog())
     report = health_report(
-        tree, today, bootstrap_plan=bootstrap, meaning=_meaning(tree), dismissed=loaded.dismissed
+        tree, today, bootstrap_plan=bootstrap, meaning=meaning, dismissed=loaded.dismissed
     )
     if args.json:
         print_json(as_dict(report, str(store.root), notes))

@@ -19,6 +19,7 @@ from ..core.views.bootstrap import Signals, UnknownProject
 from ..core.views.bootstrap import plan as bootstrap_plan
 from ..core.views.health import HealthReport
 from ..core.views.meaning import SimilarPair, Unavailable
+from ..core.views.meaning.analysis import analyse_if
 from ..core.writing import dismissed_pairs
 from .messages import while_shown
 from .workers import background
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
 else:
     Host = object  # the app's typed surface, for the type checker only (see host.py)
 
-TURNED_OFF = "turned off in the settings (meaning.enabled = false)"
 HEALTH_AFTER = 0.5
 """Seconds of quiet after an index check before the report is worked out again: a burst of
 changes (undoing ten, a batch's parts) makes one report, not one each. At 10,000 memories the
@@ -48,11 +48,7 @@ class HealthChecked(Message):
 
 def meaning_pairs(curator: Curator, settings: Settings) -> tuple[SimilarPair, ...] | Unavailable:
     """The pairs the meaning engine finds in the curator's tree, or why it finds none."""
-    if not settings.meaning:
-        return Unavailable(TURNED_OFF)
-    from ..core.views.meaning.analysis import analyse
-
-    return analyse(curator.tree.memories, curator.store.catalog())
+    return analyse_if(settings.meaning, curator.tree.memories, curator.store.catalog())
 
 
 def report_of(

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from samantha_tui.core.views import health_findings as h
 from samantha_tui.core.views import lifecycle
+from samantha_tui.core.views.meaning.analysis import TURNED_OFF
 from samantha_tui.ui.app import SamanthaApp
-from samantha_tui.ui.health import TURNED_OFF
 from samantha_tui.ui.screens.memory_form import MemoryForm
 from samantha_tui.ui.screens.review import HEALTH, ReviewScreen
 

@@ -9,7 +9,6 @@ import pytest
 
 from samantha_tui.cli import main
 from samantha_tui.commands import health as command
-from samantha_tui.core.views.meaning import CONFLICT, SimilarPair
 from tests.conftest import ST, TODAY
 
 HOSTILE = f"{ST}/2026-06-10_\x1b[31mred\nforged: line\u202e.md"
@@ -29,7 +28,7 @@ def test_the_report_groups_by_check_and_escapes_what_file_names_hold(tree, capsy
     assert not any(line.startswith("forged") for line in out.splitlines())
     lines = out.splitlines()
     assert lines[0] == f"health of {store.root}: {lines[0].rsplit(': ', 1)[1]}"
-    assert lines[1] == "semantic checks: off (the meaning engine is not part of this build)"
+    assert lines[1] == "semantic checks: off (turned off in the settings (meaning.enabled = false))"
     assert "no topics (1)" in lines and "relative date (1)" in lines
     at = lines.index("relative date (1)")
     assert lines[at + 1].startswith("  short-term/2026-06-11_plain.md:8: ")
@@ -53,18 +52,34 @@ def test_json_has_every_finding_in_the_documented_shape(tree, capsys) -> None:
         assert key in command.JSON_SHAPE
 
 
-def test_a_conflict_exits_1_and_the_semantic_line_counts_the_pairs(
-    tree, capsys, monkeypatch: pytest.MonkeyPatch
+def test_a_conflict_found_by_meaning_exits_1_and_the_semantic_line_counts_the_pairs(
+    tree, capsys, monkeypatch: pytest.MonkeyPatch, tmp_path
 ) -> None:
-    store = tree({PLAIN: text(), f"{ST}/2026-06-12_other.md": text(body="Never ship it.")})
-    pairs = (SimilarPair(PLAIN, f"{ST}/2026-06-12_other.md", 0.9, 40.0, CONFLICT, ("a vs b",)),)
-    monkeypatch.setattr(command, "_meaning", lambda tree: pairs)
+    """With the model on (the tests' settings turn it off), a real conflict is found offline."""
+    config = tmp_path / "meaning-on.toml"
+    config.write_text("[watch]\nenabled = false\n\n[meaning]\nenabled = true\n")
+    monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
+    store = tree(
+        {
+            PLAIN: text("[js, tooling]", "Always use pnpm for installs in this repo, never npm."),
+            f"{ST}/2026-06-12_other.md": text(
+                "[js, tooling]", "Never use pnpm for installs in this repo; always npm."
+            ),
+        }
+    )
     assert main(["health", str(store.root)]) == 1
     out = capsys.readouterr().out
     assert "semantic checks: on (1 close pair found, 0 dismissed)" in out
-    assert "conflict (1)" in out and "error: " in out and "a vs b" in out
+    assert "conflict (1)" in out and "error: " in out and "pnpm" in out
     assert main(["health", "--json", str(store.root)]) == 1
     assert json.loads(capsys.readouterr().out)["errors"] == 1
+
+
+def test_with_meaning_turned_off_the_report_says_so_and_still_runs(tree, capsys) -> None:
+    store = tree({PLAIN: text()})
+    assert main(["health", "--json", str(store.root)]) == 0
+    semantic = json.loads(capsys.readouterr().out)["semantic"]
+    assert semantic["on"] is False and "meaning.enabled = false" in semantic["reason"]
 
 
 def test_the_help_documents_the_json_shape(capsys) -> None:

@@ -30,6 +30,17 @@ def analyse(
     return similar_pairs(chosen, vectors_for(chosen, engine, cache))
 
 
+TURNED_OFF = "turned off in the settings (meaning.enabled = false)"
+
+
+def analyse_if(
+    enabled: bool, memories: Sequence[Memory], cache: VectorCache | None = None
+) -> tuple[SimilarPair, ...] | Unavailable:
+    """`analyse`, or why not when the settings turned comparing by meaning off (the model is
+    then never loaded)."""
+    return analyse(memories, cache) if enabled else Unavailable(TURNED_OFF)
+
+
 def related_to(
     path: str, memories: Sequence[Memory], cache: VectorCache | None = None, k: int = 5
 ) -> tuple[Related, ...] | Unavailable:
