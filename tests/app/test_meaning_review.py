@@ -1,0 +1,143 @@
+"""Memories compared by meaning in the review, with the real model (the tests' settings turn it
+off; these turn it on): a pair saying the same thing merged as one change `u` undoes, a possible
+conflict settled by keeping one, and a dismissal remembered across a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from samantha_tui.core.views.merging import MERGE
+from samantha_tui.core.writing import trash
+from samantha_tui.ui.app import SamanthaApp
+from samantha_tui.ui.screens.confirm import ConfirmScreen
+from samantha_tui.ui.screens.review import CONFLICTS, ReviewScreen
+
+from ..conftest import ST, TODAY, make_tree
+from ..pilot import index_check, reindexed, settle, until
+
+ALWAYS_PNPM = f"{ST}/2026-06-01_pnpm_always.md"
+ONLY_NPM = f"{ST}/2026-06-02_npm_only.md"
+FLAKY = f"{ST}/2026-06-03_flaky_tests_redis.md"
+PER_WORKER = f"{ST}/2026-06-04_xdist_redis_per_worker.md"
+
+
+def memory(title: str, body: str, topics: str, refs: int, importance: str) -> str:
+    return (
+        f"---\ndate: 2026-06-01\ntopics: {topics}\nimportance: {importance}\n"
+        f"reference_count: {refs}\n---\n\n# {title}\n\n{body}\n"
+    )
+
+
+@pytest.fixture
+def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    config = tmp_path / "meaning-on.toml"
+    config.write_text("[watch]\nenabled = false\n\n[meaning]\nenabled = true\n")
+    monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
+    files = {
+        ALWAYS_PNPM: memory(
+            "Installs use pnpm",
+            "Always use pnpm for installs in this repo, never npm.",
+            "[js, tooling]",
+            2,
+            "medium",
+        ),
+        ONLY_NPM: memory(
+            "Installs use npm",
+            "Never use pnpm for installs in this repo; always npm.",
+            "[js]",
+            1,
+            "medium",
+        ),
+        FLAKY: memory(
+            "Flaky tests shared one Redis database",
+            "The gateway tests were flaky under pytest-xdist because every worker used the same "
+            "Redis database. Give each worker its own database number from the worker id.",
+            "[testing, redis]",
+            3,
+            "high",
+        ),
+        PER_WORKER: memory(
+            "Each xdist worker needs its own Redis database",
+            "Gateway tests failed at random with pytest-xdist since all workers shared a single "
+            "Redis database; each worker now picks its own database number from its worker id.",
+            "[pytest, ci]",
+            1,
+            "low",
+        ),
+    }
+    return reindexed(make_tree(tmp_path / "tree", files))
+
+
+async def open_review(pilot, section: str) -> ReviewScreen:
+    await settle(pilot)
+    screen = ReviewScreen(section)
+    pilot.app.push_screen(screen)
+    await settle(pilot)
+    return screen
+
+
+async def test_a_pair_saying_the_same_is_merged_as_one_change_and_u_undoes_it(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = {p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_review(pilot, MERGE)
+        table = screen.table()
+        assert [row.key for row in table.rows] == [PER_WORKER], "the poorer of the pair goes"
+        assert screen.review is not None and screen.review.alike_kept[PER_WORKER].path == FLAKY
+        await pilot.press("space", "enter")
+        assert await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await settle(pilot)
+        kept = (root / FLAKY).read_text()
+        assert "topics: [testing, redis, pytest, ci]\n" in kept
+        assert "reference_count: 4\n" in kept and "importance: high\n" in kept
+        assert not (root / PER_WORKER).exists()
+        assert [e.path for e in trash.entries(root)] == [PER_WORKER]
+        assert index_check(root, capsys) == 0
+        await pilot.press("escape", "u")
+        await settle(pilot)
+    after = {p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    assert {k: v for k, v in after.items() if k.parts[1] != ".trash"} == before
+
+
+async def test_a_possible_conflict_is_settled_by_keeping_one(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_review(pilot, CONFLICTS)
+        assert screen.review is not None
+        (pair,) = screen.review.conflicts
+        assert {pair.first, pair.second} == {ALWAYS_PNPM, ONLY_NPM}
+        assert any("pnpm" in cue for cue in pair.cues)
+        note = str(screen.query_one("#review-note").render())
+        assert "Possible conflict" in note and "Installs use pnpm" in note
+        await pilot.press("space")  # marks nothing: a conflict is settled on its own
+        assert screen.table().marked_keys == []
+        await pilot.press("2")
+        assert await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await settle(pilot)
+        second = pair.second
+        gone = pair.first
+        assert (root / second).exists() and not (root / gone).exists()
+        assert screen.review.conflicts == ()
+
+
+async def test_a_dismissed_conflict_stays_dismissed_after_a_restart(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_review(pilot, CONFLICTS)
+        assert screen.review is not None and len(screen.review.conflicts) == 1
+        await pilot.press("d")
+        await settle(pilot)
+        assert screen.review.conflicts == ()
+        assert app.health_report is not None
+    again = SamanthaApp(root, lambda: TODAY)
+    async with again.run_test(size=(140, 40)) as pilot:
+        screen = await open_review(pilot, CONFLICTS)
+        assert screen.review is not None and screen.review.conflicts == ()
+        assert screen.review.health.semantic.dismissed == 1
+        assert (root / ALWAYS_PNPM).exists() and (root / ONLY_NPM).exists()
