@@ -12,7 +12,7 @@ from samantha_tui.core.views.merging import MERGE
 from samantha_tui.core.writing import trash
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.confirm import ConfirmScreen
-from samantha_tui.ui.screens.review import CONFLICTS, ReviewScreen
+from samantha_tui.ui.screens.review import CONFLICTS, HEALTH, ReviewScreen
 
 from ..conftest import ST, TODAY, make_tree
 from ..pilot import index_check, reindexed, settle, until
@@ -104,12 +104,19 @@ async def test_a_pair_saying_the_same_is_merged_as_one_change_and_u_undoes_it(
     assert {k: v for k, v in after.items() if k.parts[1] != ".trash"} == before
 
 
-async def test_a_possible_conflict_is_settled_by_keeping_one(root: Path) -> None:
+async def test_a_possible_conflict_found_by_health_is_settled_by_keeping_one(root: Path) -> None:
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=(140, 40)) as pilot:
-        screen = await open_review(pilot, CONFLICTS)
+        screen = await open_review(pilot, HEALTH)
         assert screen.review is not None
         (pair,) = screen.review.conflicts
+        findings = screen.review.health.findings
+        conflict = next(i for i, f in enumerate(findings) if f.check == "conflict")
+        assert screen.table().select_key(f"finding:{conflict}")
+        await pilot.press("f")
+        await settle(pilot)
+        assert screen.section.rule == CONFLICTS
+        assert screen.table().selected_key == f"{pair.first}\n{pair.second}"
         assert {pair.first, pair.second} == {ALWAYS_PNPM, ONLY_NPM}
         assert any("pnpm" in cue for cue in pair.cues)
         note = str(screen.query_one("#review-note").render())

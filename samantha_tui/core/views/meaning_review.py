@@ -72,4 +72,10 @@ def open_conflicts(
 
 def pair_key(pair: SimilarPair) -> str:
     """A conflict's row key in the review: both paths."""
-    return f"{pair.first}\n{pair.second}"
+    return paths_key(pair.first, pair.second)
+
+
+def paths_key(a: str, b: str) -> str:
+    """The row key of the pair of `a` and `b`, in either order."""
+    first, second = sorted((a, b))
+    return f"{first}\n{second}"

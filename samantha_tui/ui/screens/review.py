@@ -50,12 +50,14 @@ SESSIONS = "sessions"
 """A read-only section: not a rule of the core, the subconscious sessions awaiting merge."""
 HEALTH = "health"
 """A read-only section: the health report's findings, each with the way to its fix."""
-CONFLICTS = "conflicts"
+CONFLICTS = review_health.CONFLICTS
 """A section without marks: the possible conflicts, each settled on its own (1, 2, e, E, d)."""
 READ_ONLY = frozenset({SESSIONS, HEALTH, CONFLICTS})
 HEALTH_TABLE = f"review-table-{HEALTH}"
 WIDE = 110
-"""From this terminal width the tabs carry their long labels and the reasons more room."""
+"""From this terminal width the reasons get more room."""
+LONG_LABELS = 170
+"""From this terminal width the ten tabs carry their long labels ("Possible conflicts")."""
 
 
 @dataclass(frozen=True)
@@ -426,7 +428,7 @@ class ReviewScreen(LiveScreen):
     # --- showing ---------------------------------------------------------------------------------
 
     def _label_tabs(self) -> None:
-        narrow = self.size.width < WIDE
+        narrow = self.size.width < LONG_LABELS
         labels = {}
         for section in SECTIONS:
             name = section.short if narrow else section.label

@@ -10,15 +10,19 @@ from rich.text import Text
 
 from ...core.basics.model import Severity, short_path
 from ...core.views import health_findings as h
-from ...core.views import lifecycle
+from ...core.views import lifecycle, meaning_review
 from ...core.views.health import HealthReport
 from ...core.views.health_findings import Finding
 from ...core.views.lifecycle import Proposal
+from ...core.views.merging import MERGE
 from ..visible_text import shown, visible_text
 from ..widgets.memory_table import LazyRows, TableRow
 
 if TYPE_CHECKING:
     from ..host import Host
+
+CONFLICTS = "conflicts"
+"""The review's section of possible conflicts (review.CONFLICTS; that module imports this one)."""
 
 GOES_TO = {
     h.REVIEW: "f goes to its section of this review",
@@ -118,10 +122,14 @@ def section_of(
     action, paths = finding.fix.action, finding.paths
     if action == h.REVIEW and finding.fix.section in proposals:
         return finding.fix.section, _candidate_in(proposals[finding.fix.section], paths)
-    if action == h.MERGE and lifecycle.DEDUPE in proposals:
-        found = _candidate_in(proposals[lifecycle.DEDUPE], paths)
-        if found is not None:
-            return lifecycle.DEDUPE, found
+    if action == h.MERGE:
+        # A merge copy or near-identical body is the Duplicates rule's; a pair alike in meaning
+        # the Same meaning section's; either lists the memory that would go, paths[1].
+        for rule in (lifecycle.DEDUPE, MERGE):
+            if rule in proposals and _candidate_in(proposals[rule], paths[1:]) is not None:
+                return rule, paths[1]
+    if action == h.RESOLVE_CONFLICT and len(paths) == 2:
+        return CONFLICTS, meaning_review.paths_key(*paths)
     return None
 
 
