@@ -53,6 +53,11 @@ HEALTH = "health"
 CONFLICTS = review_health.CONFLICTS
 """A section without marks: the possible conflicts, each settled on its own (1, 2, e, E, d)."""
 READ_ONLY = frozenset({SESSIONS, HEALTH, CONFLICTS})
+HINTS = {
+    CONFLICTS: "Nothing here joins the batch: 1 or 2 keeps one of the pair, d dismisses it.",
+    HEALTH: "f goes to the fix of the finding; nothing here joins the batch.",
+}
+"""The line under a section's table while nothing is marked, where it is not the usual one."""
 HEALTH_TABLE = f"review-table-{HEALTH}"
 WIDE = 110
 """From this terminal width the reasons get more room."""
@@ -256,8 +261,8 @@ class ReviewScreen(LiveScreen):
         Binding("right,l", "next_section", "Next section", show=False, id="review.next"),
         Binding("left,h", "previous_section", "Previous section", show=False, id="review.previous"),
         Binding("f", "fix", "Go to the fix", id="review.fix"),
-        Binding("1", "stands(0)", "1 stands", id="review.first_stands"),
-        Binding("2", "stands(1)", "2 stands", id="review.second_stands"),
+        Binding("1", "stands(0)", "Keep left", id="review.first_stands"),
+        Binding("2", "stands(1)", "Keep right", id="review.second_stands"),
         Binding("e", "edit_side(0)", "Edit 1", show=False, id="review.edit_first"),
         Binding("E", "edit_side(1)", "Edit 2", show=False, id="review.edit_second"),
         Binding("d", "dismiss_pair", "Dismiss", id="review.dismiss"),
@@ -447,7 +452,9 @@ class ReviewScreen(LiveScreen):
         picked = self.picked()
         total = sum(map(len, picked.values()))
         if not total:
-            hint = "Space marks, a marks the whole section, Enter applies."
+            hint = HINTS.get(
+                self.section.rule, "Space marks, a marks the whole section, Enter applies."
+            )
             self.query_one("#review-batch", Static).update(Text(hint, style="dim"))
             return
         parts = ", ".join(
@@ -611,6 +618,7 @@ class ReviewScreen(LiveScreen):
         self.query_one("#review-switcher", ContentSwitcher).current = section.table_id
         self.set_focus(self.table())
         self._show_about()
+        self._show_batch()
         self.refresh_bindings()  # `f` works in the Health section only
 
     @on(MemoryTable.Highlighted)
@@ -701,6 +709,8 @@ class ReviewScreen(LiveScreen):
             self.notify(message, severity="warning", timeout=8, markup=False)
         self.notify("Dismissed: the pair stays out until one of them changes", timeout=4)
         self.recompute()
+        if self._app.index_report is not None:
+            self._app.health_soon(self._app.index_report)  # the status line's score too
 
     def action_fix(self) -> None:
         """Health: the selected finding's fix. Within the review: its section, with the row of
@@ -815,7 +825,8 @@ def _conflict_note(pair: SimilarPair, first: Memory, second: Memory) -> Text:
     for number, memory in (("1", first), ("2", second)):
         text.append(f"\n{number}  ", style="bold")
         text.append_text(shown(memory.title, style="bold"))
-        text.append_text(shown(f"\n   {short_path(memory.path)}", style="dim"))
+        text.append("\n   ")
+        text.append_text(shown(short_path(memory.path), style="dim"))
     if pair.cues:
         text.append("\n\nWhat opposes them: ", style="bold")
         text.append_text(shown("; ".join(pair.cues)))
