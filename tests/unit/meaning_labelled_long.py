@@ -474,68 +474,75 @@ Under the load test the workers waited on the pool; PgBouncer's limit was raised
 
 DISTINCT: tuple[tuple[str, str], ...] = (
     (
-        """# pytest Fixture Scopes
-topics: [python, testing, pytest]
+        """# pytest Fixtures for the Database
+topics: [python, testing, pytest, postgres]
 
-Database fixtures are `scope="session"`: one Postgres container per test run, started by `testcontainers`. Each test runs inside a transaction that is rolled back after it, so tests never see each other's rows.
+Database fixtures in `tests/conftest.py` are `scope="session"`: one Postgres container per test run, started with `testcontainers`. Each test runs inside a transaction that is rolled back after it, so tests never see each other's rows.
 
 ## Notes
-- Never use `scope="module"` for anything that writes; the order of modules then matters.
+- Never use `scope="module"` for a fixture that writes; the order of modules then matters.
 - `autouse` only for the rollback fixture.
-- The container takes 4 s to start; keep it to one.""",
-        """# pytest Parametrize Conventions
-topics: [python, testing, pytest]
+- The container takes 4 s to start; keep it to one per run.""",
+        """# pytest Under xdist With Postgres
+topics: [python, testing, pytest, postgres]
 
-Cases go in `@pytest.mark.parametrize` with `ids=` so a failure names the case, not `test_x[3]`. Always keep the expected value in the same tuple as the input.
+With `pytest -n 4` every xdist worker gets its own Postgres schema, `test_gw0` to `test_gw3`, created by a session fixture in `tests/conftest.py` from `PYTEST_XDIST_WORKER`. Sharing one schema made tests fail when two workers inserted the same ids.
 
 ## Notes
-- More than 10 cases: move them to a module-level table.
-- Do not parametrize over fixtures; use `indirect=True` only when the fixture must build the value.
-- Slow cases get `pytest.param(..., marks=pytest.mark.slow)`.""",
+- The schema is dropped at the end of the session, not after each test.
+- Use `-n 4` in CI; more workers than cores slowed the run down.
+- A test that needs an empty table truncates only its own schema.
+## Also: Notes
+- Never use `scope="module"` for a fixture that writes; the order of modules then matters.
+- `autouse` only for the rollback fixture.
+- The container takes 4 s to start; keep it to one per run.""",
     ),
     (
-        """# Commit Message Format
-topics: [git, conventions]
+        """# Commit Messages
+topics: [git, conventions, review]
 
-Commit subjects are imperative and under 72 characters: "Add retry budget to quotes route", not "added stuff". The body says why, wrapped at 72.
+Commit subjects are imperative and under 72 characters: "Add retry budget to quotes route", not "added stuff". The body says why the change is made, wrapped at 72.
 
 ## Rules
 - Reference the ticket at the end of the body: `Refs: TW-812`.
 - No emoji prefixes.
 - Fixups are squashed before review with `git rebase -i --autosquash`.""",
-        """# Branch Naming
-topics: [git, conventions]
+        """# Commits During Review
+topics: [git, conventions, review]
 
-Branches are named `<type>/<ticket>-<slug>`: `feat/TW-812-retry-budget`, `fix/TW-990-csv-encoding`. CI reads the ticket from the name to link the build.
+Once a pull request is in review, new commits are added on top instead of rewriting the branch, so reviewers see what changed since their last pass. Each commit message still says why, with the ticket in the body as `Refs: TW-812`.
 
 ## Rules
-- Types: `feat`, `fix`, `chore`, `docs`.
-- Lowercase, hyphens only, under 50 characters.
-- Delete the branch after merge; GitHub does it automatically now.""",
+- `fixup!` commits are fine during review; they are squashed with `git rebase -i --autosquash` just before merge.
+- Do not force-push while a review is in progress.
+## Also: Rules
+- Reference the ticket at the end of the body: `Refs: TW-812`.
+- No emoji prefixes.
+- Fixups are squashed before review with `git rebase -i --autosquash`.""",
     ),
     (
-        """# Creating Indexes on Large Tables
-topics: [postgres, database, migrations]
+        """# Creating Indexes on Large Postgres Tables
+topics: [postgres, database, migrations, alembic]
 
-On tables over a million rows, create indexes with `CREATE INDEX CONCURRENTLY` so writes are not blocked. It cannot run inside a transaction, so the Alembic migration sets `autocommit_block()`.
+On tables over a million rows, create indexes with `CREATE INDEX CONCURRENTLY` so writes are not blocked. It cannot run inside a transaction, so the Alembic migration uses `autocommit_block()`.
 
 ## Steps
 - Check the table size with `pg_total_relation_size`.
-- A failed concurrent build leaves an `INVALID` index: drop it and run again.
+- A failed concurrent build leaves an `INVALID` index: drop it and run the migration again.
 - Never add two concurrent indexes in one migration.""",
-        """# Autovacuum Tuning for Hot Tables
-topics: [postgres, database, performance]
+        """# Adding Columns to Large Postgres Tables
+topics: [postgres, database, migrations, alembic]
 
-The `shipment_events` table gets 40 million updates a day and bloated to 3x its size. Per-table autovacuum settings fixed it: `autovacuum_vacuum_scale_factor = 0.01` and `autovacuum_vacuum_cost_limit = 2000`.
+On tables over a million rows, add a column as nullable without a default, backfill it in batches of 10,000 rows, then add the `NOT NULL` constraint as `NOT VALID` and validate it in a second Alembic migration. A column with a volatile default rewrites the whole table under a lock.
 
-## Watch
-- `n_dead_tup` in `pg_stat_user_tables`, graphed in the database dashboard.
-- Long-running transactions block vacuum; alert on any older than 15 minutes.
-- Do not run `VACUUM FULL` in production; it locks the table.""",
+## Steps
+- Check the table size with `pg_total_relation_size`.
+- The backfill runs as a script, not inside the migration.
+- `lock_timeout = '5s'` at the top of every migration.""",
     ),
     (
         """# JWT Signing Key Rotation
-topics: [jwt, auth, security]
+topics: [jwt, auth, api-gateway, security]
 
 The auth service signs tokens with RS256 keys published at `/.well-known/jwks.json`. A new key is added every 90 days and becomes the signing key a week later; the old one stays in the JWKS for 48 h after that.
 
@@ -543,39 +550,43 @@ The auth service signs tokens with RS256 keys published at `/.well-known/jwks.js
 Gateways cache the JWKS for up to 24 h; removing a key sooner would reject valid tokens.
 
 ## Runbook
-`make rotate-jwt-key` in `auth-svc`, then check the `kid` of a fresh token.""",
-        """# JWT Audience Checks
-topics: [jwt, auth, security]
+`make rotate-jwt-key` in `auth-svc`, then check the `kid` of a fresh token at the gateway.""",
+        """# JWT Validation at the Gateway
+topics: [jwt, auth, api-gateway, security]
 
-Every service checks the `aud` claim: tokens for `tracking` are not accepted by `billing`. The gateway validates the signature, but audience is checked by each service, because the gateway forwards tokens for many audiences.
+The gateway's `jwt_authn` filter validates every token against the JWKS of `auth-svc` at `/.well-known/jwks.json`, cached for 24 h, and forwards the verified claims to services in `X-Tw-Claims`. Services do not fetch the JWKS themselves.
 
-## Notes
-- `aud` values are the service names from the service map.
-- A missing `aud` is rejected, never treated as "any".
-- Tests build tokens with the helper `make_token(aud=...)`.""",
+## Checks
+- Signature (RS256 only), `exp` and `nbf`, and the issuer.
+- A token whose `kid` is not in the cached JWKS triggers one refetch before it is rejected.
+- Rejections are logged with the `kid` and the reason.
+## Also: Runbook
+`make rotate-jwt-key` in `auth-svc`, then check the `kid` of a fresh token at the gateway.""",
     ),
     (
-        """# Compose Profiles for Local Services
+        """# Docker Compose Profiles for Local Services
 topics: [docker, compose, local-dev]
 
-`docker-compose.yml` puts optional services behind profiles: `kafka` and `elastic` start only with `--profile events` or `--profile search`. A plain `docker compose up` brings up Postgres and Redis, in 10 seconds instead of 2 minutes.
+`docker-compose.yml` puts optional services behind profiles: `kafka` and `elastic` start only with `--profile events` or `--profile search`. A plain `docker compose up` brings up Postgres and Redis in 10 seconds instead of 2 minutes.
 
 ## Notes
 - `make up-all` starts every profile.
 - Do not add a profile to Postgres; every service needs it.""",
-        """# Multi-Stage Dockerfiles
-topics: [docker, build, images]
+        """# Docker Compose Overrides for Local Development
+topics: [docker, compose, local-dev]
 
-Service images are built in two stages: a `builder` stage with compilers installs wheels into `/opt/venv`, and the final stage copies only that venv onto `python:3.12-slim`. Images shrank from 1.1 GB to 180 MB.
+`docker-compose.override.yml` is ignored by git and holds each developer's local changes: bind mounts of the source, debug ports, a different Postgres port when 5432 is taken. `docker compose up` reads it automatically on top of `docker-compose.yml`.
 
 ## Notes
-- The final stage runs as a non-root user, uid 10001.
-- No compilers or `git` in the final image.
-- `HEALTHCHECK` calls `/healthz` every 30 s.""",
+- `docker-compose.override.example.yml` in the repo shows the usual settings.
+- Never put secrets in either file; they come from `.env`.
+## Also: Notes
+- `make up-all` starts every profile.
+- Do not add a profile to Postgres; every service needs it.""",
     ),
     (
         """# Terraform State Locking
-topics: [terraform, infrastructure]
+topics: [terraform, infrastructure, ci]
 
 State lives in S3 with a DynamoDB lock table, `tw-terraform-locks`. A stuck lock after a cancelled CI job is released with `terraform force-unlock <id>`, only after checking that no apply is running.
 
@@ -583,19 +594,25 @@ State lives in S3 with a DynamoDB lock table, `tw-terraform-locks`. A stuck lock
 - Find the lock holder in the DynamoDB item: who and when.
 - Ask in `#infra` before unlocking.
 - Never delete the DynamoDB item by hand.""",
-        """# Terraform Module Versioning
-topics: [terraform, infrastructure]
+        """# Terraform State per Environment
+topics: [terraform, infrastructure, ci]
 
-Shared modules live in `tw-terraform-modules` and are consumed by git tag: `source = "git::...//vpc?ref=v2.3.0"`. A module change is released as a new tag; environments move to it one at a time, staging first.
+Each environment has its own state file in S3, `tw-terraform-state/<env>/terraform.tfstate`, and its own CI job; a plan for staging can never touch production. Workspaces were dropped because a wrong `terraform workspace select` applied staging changes to production.
 
-## Rules
-- Semver: a breaking variable change is a major version.
-- Never point an environment at a branch.
-- The changelog entry is part of the module PR.""",
+## Steps
+- The backend config is passed with `-backend-config=envs/<env>.hcl`.
+- State files are versioned in S3; a bad apply can be rolled back from a previous version.
+## Also: Steps
+- Find the lock holder in the DynamoDB item: who and when.
+- Ask in `#infra` before unlocking.
+- Never delete the DynamoDB item by hand.
+
+## Context
+State lives in S3 with a DynamoDB lock table, `tw-terraform-locks`. A stuck lock after a cancelled CI job is released with `terraform force-unlock <id>`, only after checking that no apply is running.""",
     ),
     (
         """# Kafka Consumer Lag Alerts
-topics: [kafka, monitoring, alerts]
+topics: [kafka, monitoring, alerts, consumers]
 
 Lag alerts fire per consumer group, not per partition: `sum(kafka_consumergroup_lag) > 50000 for 10m`. Per-partition alerts paged three times a night on a single slow partition.
 
@@ -603,18 +620,20 @@ Lag alerts fire per consumer group, not per partition: `sum(kafka_consumergroup_
 - Check the consumer's error rate first; a poison message shows as lag on one partition.
 - Scale consumers only up to the partition count.
 - Silence for at most 2 h, with a ticket.""",
-        """# Choosing Kafka Partition Counts
-topics: [kafka, events, capacity]
+        """# Kafka Poison Messages
+topics: [kafka, monitoring, alerts, consumers]
 
-New topics start with 12 partitions: enough for 12 consumers at peak, and a count that divides evenly among 2, 3, 4 or 6 consumers. Partitions cannot be reduced later, and adding them reshuffles keys.
+A message the consumer cannot process is retried three times and then sent to the topic's dead-letter topic, `<topic>.dlq`, with the error in a header. Before the DLQ, one bad message stopped its partition and lag grew until someone skipped the offset by hand.
 
-## Notes
-- Order matters only per key; the key is the shipment id.
-- Retention 7 days unless the topic is a changelog (compacted).
-- Do not create topics from code; they go through the `kafka-topics` Terraform module.""",
+## Response
+- An alert fires when a DLQ receives any message.
+- Fix the consumer, then replay the DLQ with `make replay-dlq topic=<topic>`.
+
+## Context
+Lag alerts fire per consumer group, not per partition: `sum(kafka_consumergroup_lag) > 50000 for 10m`. Per-partition alerts paged three times a night on a single slow partition.""",
     ),
     (
-        """# Redis Eviction Policy
+        """# Redis Eviction Policy for the Cache
 topics: [redis, caching, operations]
 
 The shared cache runs with `maxmemory 4gb` and `maxmemory-policy allkeys-lru`. With `noeviction`, the cache filled up during a sale and every write failed with OOM errors.
@@ -622,37 +641,41 @@ The shared cache runs with `maxmemory 4gb` and `maxmemory-policy allkeys-lru`. W
 ## Notes
 - Session keys live in a separate Redis with `volatile-ttl`; never put them in the cache instance.
 - `INFO memory` and `evicted_keys` are on the Redis dashboard.""",
-        """# Lua Scripts in Redis
-topics: [redis, lua, rate-limiting]
+        """# Redis Cache Key Expiry
+topics: [redis, caching, operations]
 
-The rate limiter runs as one Lua script loaded with `SCRIPT LOAD` and called by `EVALSHA`, so the read and the increment are atomic. The script's SHA is checked at startup; on `NOSCRIPT` the client loads it again.
+Every key written to the shared cache has a TTL: product data 10 minutes, exchange rates 1 hour. Keys written without a TTL stayed forever and crowded out fresh data until the cache was flushed by hand.
 
-## Rules
-- Scripts touch only the keys passed in `KEYS`, so they work on a cluster.
-- Keep scripts short: Redis blocks while one runs.
-- Tests run the script against a real Redis, not a mock.""",
+## Notes
+- The `cache_set` helper in `tw_common.cache` requires a `ttl` argument.
+- A nightly job counts keys without a TTL with `SCAN` and reports them on the Redis dashboard.
+## Also: Notes
+- Session keys live in a separate Redis with `volatile-ttl`; never put them in the cache instance.
+- `INFO memory` and `evicted_keys` are on the Redis dashboard.""",
     ),
     (
-        """# CI Cache Keys
+        """# CI Dependency Cache Keys
 topics: [ci, github-actions, caching]
 
 The dependency cache key is `deps-${{ runner.os }}-${{ hashFiles('uv.lock') }}`. It used to hash `pyproject.toml`, so a lock update kept the stale cache and tests ran against old packages.
 
 ## Notes
 - `restore-keys: deps-${{ runner.os }}-` gives a partial hit on a new lock.
-- The cache is saved only on `main`, never from PRs.""",
-        """# Test Sharding in CI
-topics: [ci, github-actions, testing]
+- The cache is saved only on `main`, never from pull requests.""",
+        """# CI Cache Size Limits
+topics: [ci, github-actions, caching]
 
-The test job runs in 4 shards with `pytest-split`, balanced by the durations file `.test_durations` that `main` refreshes nightly. The suite went from 22 minutes to 7.
+GitHub Actions keeps 10 GB of caches per repository and evicts the oldest first. Every pull request saving its own cache pushed out the cache of `main`, and every run started cold.
 
 ## Notes
-- A new test without a recorded duration goes to the smallest shard.
-- All shards must pass; the merge check waits for `tests-summary`.
-- Do not shard the migration tests; they share one database.""",
+- Pull requests restore the cache of `main` and do not save their own.
+- The weekly cleanup workflow deletes caches of closed pull requests with `gh cache delete`.
+## Also: Notes
+- `restore-keys: deps-${{ runner.os }}-` gives a partial hit on a new lock.
+- The cache is saved only on `main`, never from pull requests.""",
     ),
     (
-        """# Rate Limiting Algorithm
+        """# Rate Limiting Algorithm at the Gateway
 topics: [rate-limiting, api-gateway, redis]
 
 The public API uses a sliding window counter per API key, in Redis: the current and previous minute's counts, weighted by how far into the minute we are. Fixed windows let clients send double the limit at a minute boundary.
@@ -660,36 +683,41 @@ The public API uses a sliding window counter per API key, in Redis: the current 
 ## Limits
 - 600 requests a minute for standard keys, 3000 for partners.
 - Limits are read from `rate_limits.yaml` at startup.""",
-        """# Rate Limit Headers
-topics: [rate-limiting, api-gateway, http]
+        """# Rate Limiting When Redis Is Down
+topics: [rate-limiting, api-gateway, redis]
 
-Every response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`, and a 429 carries `Retry-After` in seconds. Partners asked for them so their clients can back off instead of hammering us.
+If the gateway cannot reach the rate-limit Redis within 50 ms, it lets the request through and counts it locally, per instance, at a tenth of the limit. Failing closed turned a Redis failover into a full API outage for four minutes.
 
 ## Notes
-- Headers follow the IETF draft names, not `X-RateLimit-*`.
-- `Retry-After` is never zero; at least 1 second.
-- Documented in the public API reference.""",
+- The `ratelimit_fail_open_total` counter shows how often it happens.
+- An alert fires when it is above zero for 5 minutes.
+## Also: Limits
+- 600 requests a minute for standard keys, 3000 for partners.
+- Limits are read from `rate_limits.yaml` at startup.""",
     ),
     (
         """# Naming Alembic Migrations
 topics: [alembic, database, migrations]
 
-Revision files are named `YYYYMMDD_HHMM_<slug>.py` with `file_template` in `alembic.ini`, so they sort by date in the folder. The slug says what changes: `add_shipment_eta_index`.
+Revision files are named `YYYYMMDD_HHMM_<slug>.py` with `file_template` in `alembic.ini`, so they sort by date in the `migrations/versions` folder. The slug says what changes: `add_shipment_eta_index`.
 
 ## Notes
 - One change per migration.
 - The message passed to `alembic revision -m` becomes the slug.""",
-        """# Alembic Downgrades
+        """# Alembic Migration Conflicts
 topics: [alembic, database, migrations]
 
-Every migration has a working `downgrade()`, tested in CI by upgrading to head, downgrading one step and upgrading again. Data migrations that cannot be undone raise `NotImplementedError` in downgrade with a comment saying why.
+Two branches that each add a migration on the same head give Alembic two heads, and `alembic upgrade head` fails on `main` after the second merge. CI now runs `alembic heads` and fails when there is more than one.
 
-## Notes
-- Never edit a migration that has run in production; write a new one.
-- Downgrades are a rollback tool for staging; in production we roll forward.""",
+## Fix
+- Rebase the later branch and point its migration's `down_revision` at the new head.
+- Or `alembic merge heads -m merge_<slug>` when both must stay as they are.
+
+## Context
+Revision files are named `YYYYMMDD_HHMM_<slug>.py` with `file_template` in `alembic.ini`, so they sort by date in the `migrations/versions` folder. The slug says what changes: `add_shipment_eta_index`.""",
     ),
     (
-        """# React State Management
+        """# React Server State
 topics: [react, frontend, web]
 
 Server state goes through TanStack Query; only UI state (open panels, form drafts) lives in React state or a small Zustand store. The old Redux store duplicated server data and went stale.
@@ -698,18 +726,24 @@ Server state goes through TanStack Query; only UI state (open panels, form draft
 - Query keys are arrays starting with the resource: `["shipments", id]`.
 - Mutations invalidate the queries they affect.
 - No global store for anything the server owns.""",
-        """# React Component Tests
-topics: [react, frontend, testing]
+        """# React Query Stale Times
+topics: [react, frontend, web]
 
-Components are tested with Testing Library through what the user sees: `getByRole`, `getByLabelText`. Snapshot tests were dropped; they broke on every style change and caught nothing.
+TanStack Query refetches on every window focus by default, and the shipments list hit the API a dozen times a minute per open tab. Queries now set `staleTime`: 30 seconds for lists, 5 minutes for reference data such as countries.
 
 ## Rules
-- Mock the network with MSW, never the query hooks.
-- `userEvent` instead of `fireEvent`.
-- One behaviour per test, named as a sentence.""",
+- `refetchOnWindowFocus` stays on; with a stale time it costs little.
+- After a mutation, invalidate the affected queries instead of waiting for the stale time.
+## Also: Rules
+- Query keys are arrays starting with the resource: `["shipments", id]`.
+- Mutations invalidate the queries they affect.
+- No global store for anything the server owns.
+
+## Context
+Server state goes through TanStack Query; only UI state (open panels, form drafts) lives in React state or a small Zustand store. The old Redux store duplicated server data and went stale.""",
     ),
     (
-        """# Review Etiquette
+        """# Code Review Etiquette
 topics: [review, process, team]
 
 Review comments say what and why, and mark their weight: `nit:`, `question:`, `blocking:`. Only blocking comments hold a merge.
@@ -717,19 +751,25 @@ Review comments say what and why, and mark their weight: `nit:`, `question:`, `b
 ## Habits
 - Review within one working day; say so if you cannot.
 - Approve with nits rather than another round.
-- Never rewrite someone's PR yourself; suggest, and let them push.""",
-        """# Keep Pull Requests Small
+- Never rewrite someone's pull request yourself; suggest, and let them push.""",
+        """# Code Review Assignments
 topics: [review, process, team]
 
-Pull requests stay under about 400 changed lines; bigger work is split into a stack of PRs that each build and pass. Large PRs waited three days for review and still missed bugs.
+Reviewers are assigned by `CODEOWNERS` for each directory, and a round-robin bot picks one of the owners so the same person is not asked every time. A pull request that touches two areas needs a review from each.
 
-## How
-- Refactors go in their own PR before the feature.
-- Generated files do not count, but say so in the description.
-- Use draft PRs for early feedback on a direction.""",
+## Habits
+- The author picks a second reviewer by hand for risky changes.
+- Review requests older than one working day are pinged in the team channel.
+## Also: Habits
+- Review within one working day; say so if you cannot.
+- Approve with nits rather than another round.
+- Never rewrite someone's pull request yourself; suggest, and let them push.
+
+## Context
+Review comments say what and why, and mark their weight: `nit:`, `question:`, `blocking:`. Only blocking comments hold a merge.""",
     ),
     (
-        """# Metric Naming
+        """# Prometheus Metric Naming
 topics: [observability, metrics, prometheus]
 
 Metrics follow Prometheus conventions: `<service>_<thing>_<unit>_total` for counters, base units only (seconds, bytes). Labels never carry ids: a `user_id` label once made 2 million series.
@@ -737,33 +777,46 @@ Metrics follow Prometheus conventions: `<service>_<thing>_<unit>_total` for coun
 ## Rules
 - Histograms for latency, with the shared bucket set from `tw_common.metrics`.
 - Every metric has a `help` string.""",
-        """# Trace Sampling
-topics: [observability, tracing, opentelemetry]
+        """# Prometheus Alert Rules
+topics: [observability, metrics, prometheus]
 
-Traces are sampled at the gateway: 5% head sampling for normal traffic, and the collector keeps every trace with an error or a span over 2 s (tail sampling). Full sampling cost more than the rest of observability together.
+Alert rules live next to the service in `deploy/alerts.yaml` and are tested with `promtool test rules` in CI. Every alert has a `runbook_url` annotation and a `for:` of at least 5 minutes, so a single scrape does not page anyone.
 
-## Notes
-- The sampling decision travels in `traceparent`; services never sample on their own.
-- `tracestate` carries the tenant for the trace search.""",
+## Rules
+- Page only on symptoms users feel (errors, latency); causes go to a ticket.
+- Severity labels are `page` or `ticket`, nothing else.
+## Also: Rules
+- Histograms for latency, with the shared bucket set from `tw_common.metrics`.
+- Every metric has a `help` string.
+
+## Context
+Metrics follow Prometheus conventions: `<service>_<thing>_<unit>_total` for counters, base units only (seconds, bytes). Labels never carry ids: a `user_id` label once made 2 million series.""",
     ),
     (
         """# Offline-First Sync on Mobile
 topics: [mobile, sync, offline]
 
-The app writes every change to the local SQLite outbox first and syncs in the background when online. The UI never waits on the network for a write.
+The app writes every change to the local SQLite outbox first and syncs it in the background when online. The UI never waits on the network for a write.
 
 ## Lessons
 - Outbox entries carry a client-generated UUID, so a retried sync does not create duplicates.
 - Sync runs on app start, on reconnect and every 15 minutes.
 - Show a small "not synced" badge, not an error.""",
-        """# Push Notifications on Mobile
-topics: [mobile, notifications]
+        """# Mobile Sync Conflicts
+topics: [mobile, sync, offline]
 
-Push goes through FCM for Android and APNs for iOS, both sent by `notify-svc`. Device tokens are refreshed on every app start and deleted when a send returns `Unregistered`.
+When two devices edit the same record offline, the server keeps the last write per field, not per record, using the field's client timestamp. Whole-record last-write-wins lost a driver's delivery note when the dispatcher changed the address.
 
-## Rules
-- Notifications carry an id only; the app fetches the content, so nothing sensitive is in the payload.
-- Quiet hours 22:00-07:00 in the user's time zone, except delivery alerts.
-- Do not send more than 3 marketing pushes a week.""",
+## Lessons
+- Deletions win over edits.
+- The app shows which fields were overwritten after a sync.
+- Clocks on devices drift; the server rejects timestamps more than a day in the future.
+## Also: Lessons
+- Outbox entries carry a client-generated UUID, so a retried sync does not create duplicates.
+- Sync runs on app start, on reconnect and every 15 minutes.
+- Show a small "not synced" badge, not an error.
+
+## Context
+The app writes every change to the local SQLite outbox first and syncs it in the background when online. The UI never waits on the network for a write.""",
     ),
 )

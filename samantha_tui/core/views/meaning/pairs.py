@@ -31,8 +31,8 @@ DUPLICATE_WITH_WORDS = (0.60, 60.0)
 CONFLICT_MEANING = 0.70
 """Cosine from which opposed cues make two memories a possible conflict."""
 SHORT_WORDS = 30
-LONG_WORDS = 90
-LONG = (0.86, 0.86, 0.86)
+LONG_WORDS = 50
+LONG = (0.855, 0.80, 0.855)
 """For texts of LONG_WORDS words or more: (duplicate, conflict, duplicate with words)."""
 CANDIDATE_MEANING = min(CONFLICT_MEANING, DUPLICATE_WITH_WORDS[0], DUPLICATE_MEANING)
 BLOCK = 512
