@@ -796,7 +796,7 @@ Metrics follow Prometheus conventions: `<service>_<thing>_<unit>_total` for coun
         """# Offline-First Sync on Mobile
 topics: [mobile, sync, offline]
 
-The app writes every change to the local SQLite outbox first and syncs it in the background when online. The UI never waits on the network for a write.
+The app writes every change to the local SQLite `outbox` table first and syncs it in the background when online. The UI never waits on the network for a write.
 
 ## Lessons
 - Outbox entries carry a client-generated UUID, so a retried sync does not create duplicates.
@@ -805,7 +805,7 @@ The app writes every change to the local SQLite outbox first and syncs it in the
         """# Mobile Sync Conflicts
 topics: [mobile, sync, offline]
 
-When two devices edit the same record offline, the server keeps the last write per field, not per record, using the field's client timestamp. Whole-record last-write-wins lost a driver's delivery note when the dispatcher changed the address.
+When two devices edit the same record offline, the server keeps the last write per field, not per record, using the field's `client_ts`. Whole-record last-write-wins lost a driver's delivery note when the dispatcher changed the address.
 
 ## Lessons
 - Deletions win over edits.
@@ -817,6 +817,13 @@ When two devices edit the same record offline, the server keeps the last write p
 - Show a small "not synced" badge, not an error.
 
 ## Context
-The app writes every change to the local SQLite outbox first and syncs it in the background when online. The UI never waits on the network for a write.""",
+The app writes every change to the local SQLite `outbox` table first and syncs it in the background when online. The UI never waits on the network for a write.""",
     ),
+)
+
+
+GROUPS = (
+    ("paraphrases", PARAPHRASES),
+    ("contradictions", CONTRADICTIONS),
+    ("distinct", DISTINCT),
 )

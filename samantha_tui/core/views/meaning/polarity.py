@@ -212,7 +212,8 @@ def _terms(text: str) -> Said:
                 if words[at] in NEGATIONS and negation is None:
                     negation = NEGATIONS[words[at]]
                 at += 1
-            governed, run_end = [], at
+            governed: list[int] = []
+            run_end = at
             while at < len(words) and len(governed) < SCOPE:
                 if words[at] in NEGATIONS or words[at] in AFFIRMATIONS:
                     break
