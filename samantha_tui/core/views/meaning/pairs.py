@@ -7,8 +7,14 @@ memory still gives a list a person can read. Each candidate then gets its wordin
 and its conflict cues (polarity.py): alike in meaning and opposed in what they say is a
 CONFLICT; alike enough, in meaning or in meaning and words together, a DUPLICATE.
 
-The thresholds were tuned on the labelled set of tests/unit/meaning_labelled.py; its precision
-and recall are in bench/README.md ("Meaning").
+The thresholds depend on length. Two long memories on one subject share most of their words
+and score cosines short ones never do: distinct memories of 50 words and more score up to 0.85,
+where short unrelated ones stay under 0.65. So a pair of short texts (SHORT_WORDS or fewer, the
+shorter of the two) is judged by DUPLICATE_MEANING, DUPLICATE_WITH_WORDS and CONFLICT_MEANING;
+a pair of long ones (LONG_WORDS or more) by LONG; between, by a straight line from one to the
+other. They were chosen on both labelled sets (tests/unit/meaning_labelled.py, short;
+meaning_labelled_long.py, long) and the demo tree; their precision and recall are in
+bench/README.md ("Meaning").
 """
 
 from __future__ import annotations
@@ -31,9 +37,16 @@ DUPLICATE_WITH_WORDS = (0.60, 60.0)
 CONFLICT_MEANING = 0.70
 """Cosine from which opposed cues make two memories a possible conflict."""
 SHORT_WORDS = 30
+"""Words of the shorter text up to which the short thresholds hold (the short set: 8-21)."""
 LONG_WORDS = 50
+"""Words of the shorter text from which LONG holds (the long set: 37-109; the demo's: 60-150)."""
 LONG = (0.855, 0.80, 0.855)
-"""For texts of LONG_WORDS words or more: (duplicate, conflict, duplicate with words)."""
+"""For long texts: (duplicate, conflict, duplicate with words). A duplicate above the distinct
+memories on one subject (long set 0.78-0.85, demo up to 0.84) and under the paraphrases and
+copies (long set 0.86-0.99, demo 0.96-0.98); wording gives no more than meaning does, as long
+distinct memories share it too. A conflict above the demo's closest distinct pair with an
+opposing marker (0.735) and under all contradictions of the long set but one (0.84-0.999; the
+one at 0.665 rewrites half its words)."""
 CANDIDATE_MEANING = min(CONFLICT_MEANING, DUPLICATE_WITH_WORDS[0], DUPLICATE_MEANING)
 BLOCK = 512
 """Rows per matrix product: BLOCK × n float32, 20 MB at 10,000 memories."""

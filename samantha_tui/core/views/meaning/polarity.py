@@ -5,14 +5,21 @@ than two true paraphrases: they share every word that matters. What tells them a
 and lexical, so it is found with rules, in two kinds:
 
 - polarity: a term said with opposite polarity in the two (kept in one, ruled out in the other):
-  always/never, do/don't, use X/don't use X, enable/disable. Each text is cut into clauses; in a
-  clause the words after a negation are ruled out, and the words before it too when nothing of
-  substance follows it ("npm is not allowed"), else they are kept ("use pnpm instead of npm"),
-  but for the subject of a copula ("telemetry is disabled in ci"). What follows "if" or "when"
-  is a condition and says nothing. A term counts only when each text says it one way: a
-  negation both share is no cue. Terms meet by a stem of six letters.
+  always/never, do/don't, use X/don't use X, enable/disable, prefer X/avoid X. Each text is cut
+  into clauses; a marker (a run of them: "do not use the") speaks of the SCOPE terms just after
+  it, no further: in a long sentence a "no" at its start says nothing of its end. A negation
+  with nothing after it ("npm is not allowed"), or after a copula ("telemetry is disabled in
+  ci"), rules out the subject before it. A clause with no marker at all is a bare claim of its
+  first terms ("Rebase feature branches"): it opposes a negation only in short texts
+  (BARE_WORDS) and only a clause that mirrors it (MIRROR); in a long memory a bare sentence is
+  an account, not a rule, and a marked claim about a term replaces a bare one (a title
+  "Emojis in commits" names what "No emojis in commit messages" rules out). Function words and
+  very common words (LIGHT, COMMON: after, else, because, two, feature) are never a term. What
+  follows "if" or "when" is a condition and says nothing. A term counts only when each text
+  says it one way: a claim both share is no cue. Terms meet by a stem of six letters.
 - values: the same setting or tool with different numbers: `timeout: 30` vs `timeout: 60`,
-  `Node 18` vs `Node 20`, `python 3.11` vs `3.12`. A value both mention is no cue.
+  `Node 18` vs `Node 20`, `python 3.11` vs `3.12`. A value both mention is no cue. Claims are
+  read from a text that keeps names with underscores whole (`clock_skew_seconds: 30`).
 """
 
 from __future__ import annotations
@@ -74,7 +81,8 @@ AFFIRMATIONS = {
     "do": "do",
     "keep": "keep",
 }
-"""How a cue names the kept side, from the first of these in its clause (else "do")."""
+"""Markers of the kept side, and how a cue names it (the first of a run: "always use" is
+"always")."""
 _OPPOSITE = {"never": "always", "disable": "enable", "off": "on"}
 """Negations with a natural counterpart named on the other side when that side has no word."""
 LIGHT = frozenset(
