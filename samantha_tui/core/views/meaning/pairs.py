@@ -39,7 +39,7 @@ CONFLICT_MEANING = 0.70
 SHORT_WORDS = 30
 """Words of the shorter text up to which the short thresholds hold (the short set: 8-21)."""
 LONG_WORDS = 50
-"""Words of the shorter text from which LONG holds (the long set: 37-109; the demo's: 60-150)."""
+"""Words of the shorter text from which LONG holds (the long set: 37-143; the demo's: 60-150)."""
 LONG = (0.855, 0.80, 0.855)
 """For long texts: (duplicate, conflict, duplicate with words). A duplicate above the distinct
 memories on one subject (long set 0.78-0.85, demo up to 0.84) and under the paraphrases and
