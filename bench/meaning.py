@@ -6,7 +6,8 @@ model is loaded; every comparable memory is embedded with an empty vector cache 
 over them (`pairs_s`, goal ≤ 2 s). The reference, in the same process: numpy's own blocked
 product of the same matrix with itself (`reference_product_s`, the same 512-row blocks the pass
 takes, with nothing judged), and the ratios of both figures to it. Then the labelled set's
-precision and recall (tests/unit/meaning_labelled.py). Each timing is the median of RUNS.
+precision and recall (tests/unit/meaning_labelled.py), and the long set's (`long_*`,
+tests/unit/meaning_labelled_long.py). Each timing is the median of RUNS.
 Prints one JSON line; `make bench` records it under `meaning` in results.json.
 """
 
@@ -39,6 +40,7 @@ def _measure(size: int, workdir: Path) -> dict[str, float]:
     from samantha_tui.core.views.meaning.pairs import comparable, similar_pairs
     from samantha_tui.core.views.meaning.vectors import MemoryVectors, vectors_for
     from samantha_tui.core.writing.store import Store
+    from tests.unit import meaning_labelled_long
     from tests.unit.meaning_labelled import scores, verdicts
 
     from .generate import generate
@@ -85,6 +87,8 @@ def _measure(size: int, workdir: Path) -> dict[str, float]:
     figures["embed_reference_ratio"] = figures["embed_s"] / reference
     figures["pairs_reference_ratio"] = figures["pairs_s"] / reference
     figures.update(scores(verdicts(engine)))
+    long_set = scores(verdicts(engine, meaning_labelled_long.GROUPS))
+    figures.update({f"long_{name}": value for name, value in long_set.items()})
     store.close()
     return {key: round(value, 4) for key, value in figures.items()}
 
@@ -99,7 +103,10 @@ def describe(figures: dict[str, float]) -> str:
         f"×{figures['pairs_reference_ratio']:.1f}); labelled set: duplicates "
         f"{figures['duplicate_precision']:.2f} precision / {figures['duplicate_recall']:.2f} "
         f"recall, conflicts {figures['conflict_precision']:.2f} / "
-        f"{figures['conflict_recall']:.2f}"
+        f"{figures['conflict_recall']:.2f}; long set: duplicates "
+        f"{figures['long_duplicate_precision']:.2f} / {figures['long_duplicate_recall']:.2f}, "
+        f"conflicts {figures['long_conflict_precision']:.2f} / "
+        f"{figures['long_conflict_recall']:.2f}"
     )
 
 

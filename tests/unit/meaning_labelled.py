@@ -399,18 +399,24 @@ def memory_of(text: str, path: str):  # -> Memory (imported here only when judge
     return Memory(Kind.SHORT_TERM, path, title, body=f"# {title}\n\n{rest}\n", topics=topics)
 
 
-def verdicts(engine) -> dict[str, list[str | None]]:
+GROUPS = (
+    ("paraphrases", PARAPHRASES),
+    ("contradictions", CONTRADICTIONS),
+    ("unrelated", UNRELATED),
+)
+
+
+def verdicts(
+    engine, groups: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = GROUPS
+) -> dict[str, list[str | None]]:
     """Each group's verdicts (DUPLICATE, CONFLICT or None), one per pair, as the product
-    judges two memories: their embedded texts' cosine, then pairs.judge."""
+    judges two memories: their embedded texts' cosine, then pairs.judge. `groups`: this set's
+    (GROUPS), or the long one's (meaning_labelled_long.GROUPS)."""
     from samantha_tui.core.views.meaning.pairs import judge
     from samantha_tui.core.views.meaning.text import embedding_text
 
     found: dict[str, list[str | None]] = {}
-    for name, group in (
-        ("paraphrases", PARAPHRASES),
-        ("contradictions", CONTRADICTIONS),
-        ("unrelated", UNRELATED),
-    ):
+    for name, group in groups:
         for one, other in group:
             first, second = memory_of(one, "a.md"), memory_of(other, "b.md")
             texts = [embedding_text(first), embedding_text(second)]

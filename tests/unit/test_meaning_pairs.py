@@ -10,8 +10,9 @@ from samantha_tui.core.views.meaning import CONFLICT, DUPLICATE, Related, Simila
 from samantha_tui.core.views.meaning.analysis import analyse, related_to
 from samantha_tui.core.views.meaning.model import Engine, load_engine
 from samantha_tui.core.views.meaning.pairs import comparable, similar_pairs
+from samantha_tui.core.views.meaning.polarity import claims_of
 from samantha_tui.core.views.meaning.related import related
-from samantha_tui.core.views.meaning.text import MAX_CHARS, embedding_text
+from samantha_tui.core.views.meaning.text import MAX_CHARS, embedding_text, texts_of
 from samantha_tui.core.views.meaning.vectors import Vectors, vectors_for
 
 from ..conftest import LT, ST, TASKS
@@ -130,3 +131,26 @@ def test_the_embedded_text_is_title_topics_and_prose_without_code_and_bounded() 
     assert text.startswith("Deploy notes . ci deploy . Run make deploy docs")
     assert "rm -rf" not in text and "http" not in text and "**" not in text
     assert text.count("Deploy notes") == 1 and len(text) == MAX_CHARS
+
+
+def test_thresholds_rise_with_length_from_the_short_ones_to_the_long_ones() -> None:
+    short = (pairs.DUPLICATE_MEANING, pairs.CONFLICT_MEANING, pairs.DUPLICATE_WITH_WORDS[0])
+    assert pairs.thresholds(0) == pairs.thresholds(pairs.SHORT_WORDS) == short
+    assert pairs.thresholds(pairs.LONG_WORDS) == pairs.thresholds(500) == pairs.LONG
+    middle = pairs.thresholds((pairs.SHORT_WORDS + pairs.LONG_WORDS) // 2)
+    assert all(a < b < c for a, b, c in zip(short, middle, pairs.LONG, strict=True))
+    # A cosine that makes two short texts duplicates does not make two long ones.
+    nothing = claims_of("Store every timestamp in UTC.")
+    assert pairs.verdict_of(0.79, 0.0, lambda: (nothing, nothing), 10) == (DUPLICATE, ())
+    assert pairs.verdict_of(0.79, 90.0, lambda: pytest.fail("no conflict possible"), 200) is None
+
+
+def test_the_claims_text_keeps_names_whole_and_the_embedded_text_is_unchanged() -> None:
+    memory = note(f"{ST}/skew.md", "JWT leeway", "Set `clock_skew_seconds: 30` and *always* log.")
+    embedded, claimed = texts_of(memory)
+    assert (
+        embedded
+        == embedding_text(memory)
+        == "JWT leeway . Set clock skew seconds: 30 and always log."
+    )
+    assert claimed == "JWT leeway . Set clock_skew_seconds: 30 and always log."

@@ -61,3 +61,56 @@ def test_cues_are_sorted_without_repeats_and_odd_text_is_no_crash() -> None:
     assert list(cues) == sorted(set(cues)) and len(cues) == 3
     assert conflict_cues("", "") == ()
     assert conflict_cues("\x1b[31m never \x00", "always ’’ don’t ;;; ,,,") == ()
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # A merge copy's reworded sentence: "no" speaks of `5xx`, not of "because" or "posts".
+        (
+            "retry_on: connect-failure; no 5xx, because non-idempotent POSTs to shipments-svc "
+            "were retried and created duplicate bookings in staging.",
+            "retry_on: connect-failure; 5xx is left out because POSTs to shipments-svc are not "
+            "idempotent and got booked twice in staging.",
+        ),
+        # Function and very common words are never what a rule is about.
+        ("After a rebase, push with the lease.", "Never after lunch."),
+        ("Two reviewers approve each change.", "No two deploys at once."),
+        # A negation speaks of the words just after it, not of the end of a long sentence.
+        (
+            "Keep the staging database small.",
+            "Never run the migration by hand on a laptop, whatever the staging database says.",
+        ),
+        # "instead of 9" is about a number, not about the minutes before it.
+        ("Builds went from 9 minutes to under 2.", "A build takes 2 minutes instead of 9."),
+    ],
+)
+def test_no_cue_without_an_explicit_marker_on_the_same_term(first: str, second: str) -> None:
+    assert conflict_cues(first, second) == ()
+
+
+FILLER = (
+    " The GitLab mirror copies every branch each hour, reviewers read the diff in the web view,"
+    " stacked branches are rebased by their author, and the reflog on each laptop keeps lost"
+    " commits for ninety days before git collects them."
+)
+
+
+def test_a_bare_claim_opposes_a_negation_in_a_short_memory_only() -> None:
+    bare = "The main and release branches are protected on GitHub."
+    negated = "Never push to main or release branches."
+    assert any("(main" in cue for cue in conflict_cues(bare, negated))
+    # The same sentences inside long memories: an account, not a rule, and no cue.
+    assert conflict_cues(bare + FILLER, negated + FILLER) == ()
+    # An explicit marker still opposes the negation in a long memory.
+    cues = conflict_cues("Always push to main after review." + FILLER, negated + FILLER)
+    assert any(cue.startswith("always vs never (main") for cue in cues), cues
+
+
+def test_a_setting_named_with_underscores_is_one_name() -> None:
+    assert conflict_cues("clock_skew_seconds: 30 is set.", "clock_skew_seconds: 60 is set.") == (
+        "clock_skew_seconds: 30 vs 60",
+    )
+    assert conflict_cues("Base image python:3.11-slim.", "Base image python:3.12-slim.") == (
+        "python: 3.11 vs 3.12",
+    )

@@ -7,8 +7,14 @@ memory still gives a list a person can read. Each candidate then gets its wordin
 and its conflict cues (polarity.py): alike in meaning and opposed in what they say is a
 CONFLICT; alike enough, in meaning or in meaning and words together, a DUPLICATE.
 
-The thresholds were tuned on the labelled set of tests/unit/meaning_labelled.py; its precision
-and recall are in bench/README.md ("Meaning").
+The thresholds depend on length. Two long memories on one subject share most of their words
+and score cosines short ones never do: distinct memories of 50 words and more score up to 0.85,
+where short unrelated ones stay under 0.65. So a pair of short texts (SHORT_WORDS or fewer, the
+shorter of the two) is judged by DUPLICATE_MEANING, DUPLICATE_WITH_WORDS and CONFLICT_MEANING;
+a pair of long ones (LONG_WORDS or more) by LONG; between, by a straight line from one to the
+other. They were chosen on both labelled sets (tests/unit/meaning_labelled.py, short;
+meaning_labelled_long.py, long) and the demo tree; their precision and recall are in
+bench/README.md ("Meaning").
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from rapidfuzz import fuzz
 from ...basics.model import Memory
 from . import CONFLICT, DUPLICATE, SimilarPair
 from .polarity import Claims, claims_of, cues_between
-from .text import embedding_text
+from .text import texts_of
 from .vectors import Vectors
 
 DUPLICATE_MEANING = 0.75
@@ -30,6 +36,17 @@ DUPLICATE_WITH_WORDS = (0.60, 60.0)
 """Or: a cosine at least this, with wording (rapidfuzz token set ratio) at least this."""
 CONFLICT_MEANING = 0.70
 """Cosine from which opposed cues make two memories a possible conflict."""
+SHORT_WORDS = 30
+"""Words of the shorter text up to which the short thresholds hold (the short set: 8-21)."""
+LONG_WORDS = 50
+"""Words of the shorter text from which LONG holds (the long set: 37-143; the demo's: 60-150)."""
+LONG = (0.855, 0.80, 0.855)
+"""For long texts: (duplicate, conflict, duplicate with words). A duplicate above the distinct
+memories on one subject (long set 0.78-0.85, demo up to 0.84) and under the paraphrases and
+copies (long set 0.86-0.99, demo 0.96-0.98); wording gives no more than meaning does, as long
+distinct memories share it too. A conflict above the demo's closest distinct pair with an
+opposing marker (0.735) and under all contradictions of the long set but one (0.84-0.999; the
+one at 0.665 rewrites half its words)."""
 CANDIDATE_MEANING = min(CONFLICT_MEANING, DUPLICATE_WITH_WORDS[0], DUPLICATE_MEANING)
 BLOCK = 512
 """Rows per matrix product: BLOCK × n float32, 20 MB at 10,000 memories."""
@@ -78,17 +95,18 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
             i, j = start + int(row), int(top[row, column])
             if i != j:
                 found[(min(i, j), max(i, j))] = float(scores[row, column])
-    texts: dict[int, str] = {}
+    texts: dict[int, tuple[str, str]] = {}
     claims: dict[int, Claims] = {}
 
     def text(i: int) -> str:
         if i not in texts:
-            texts[i] = embedding_text(chosen[i])
-        return texts[i]
+            texts[i] = texts_of(chosen[i])
+        return texts[i][0]
 
     def claimed(i: int) -> Claims:
         if i not in claims:
-            claims[i] = claims_of(text(i))
+            text(i)
+            claims[i] = claims_of(texts[i][1])
         return claims[i]
 
     pairs = []
@@ -128,9 +146,12 @@ def judge(
     wording = float(fuzz.token_set_ratio(first_text[:WORDING_CHARS], second_text[:WORDING_CHARS]))
 
     def both() -> tuple[Claims, Claims]:
-        return (claims_of(first_text), claims_of(second_text)) if claims is None else claims()
+        if claims is not None:
+            return claims()
+        return claims_of(texts_of(first)[1]), claims_of(texts_of(second)[1])
 
-    verdict = verdict_of(meaning, wording, both)
+    words = min(first_text.count(" "), second_text.count(" ")) + 1
+    verdict = verdict_of(meaning, wording, both, words)
     if verdict is None:
         return None
     kind, cues = verdict
@@ -147,16 +168,32 @@ def judge(
 
 
 def verdict_of(
-    meaning: float, wording: float, claims: Callable[[], tuple[Claims, Claims]]
+    meaning: float,
+    wording: float,
+    claims: Callable[[], tuple[Claims, Claims]],
+    words: int = 0,
 ) -> tuple[str, tuple[str, ...]] | None:
-    """(CONFLICT, cues), (DUPLICATE, ()) or None for two texts of this meaning and wording;
-    `claims` gives what each says, asked only when a conflict is possible."""
-    if meaning >= CONFLICT_MEANING:
+    """(CONFLICT, cues), (DUPLICATE, ()) or None for two texts of this meaning and wording, the
+    shorter of `words` words (0: short); `claims` gives what each says, asked only when a
+    conflict is possible."""
+    duplicate, conflict, with_words = thresholds(words)
+    if meaning >= conflict:
         cues = cues_between(*claims())
         if cues:
             return CONFLICT, cues
-    if meaning >= DUPLICATE_MEANING or (
-        meaning >= DUPLICATE_WITH_WORDS[0] and wording >= DUPLICATE_WITH_WORDS[1]
-    ):
+    if meaning >= duplicate or (meaning >= with_words and wording >= DUPLICATE_WITH_WORDS[1]):
         return DUPLICATE, ()
     return None
+
+
+def thresholds(words: int) -> tuple[float, float, float]:
+    """(duplicate, conflict, duplicate with words) cosines for texts of `words` words: the short
+    ones up to SHORT_WORDS, the LONG ones from LONG_WORDS, in a straight line between."""
+    if words <= SHORT_WORDS:
+        return DUPLICATE_MEANING, CONFLICT_MEANING, DUPLICATE_WITH_WORDS[0]
+    if words >= LONG_WORDS:
+        return LONG
+    share = (words - SHORT_WORDS) / (LONG_WORDS - SHORT_WORDS)
+    short = (DUPLICATE_MEANING, CONFLICT_MEANING, DUPLICATE_WITH_WORDS[0])
+    one, two, three = (low + share * (high - low) for low, high in zip(short, LONG, strict=True))
+    return one, two, three

@@ -5,14 +5,21 @@ than two true paraphrases: they share every word that matters. What tells them a
 and lexical, so it is found with rules, in two kinds:
 
 - polarity: a term said with opposite polarity in the two (kept in one, ruled out in the other):
-  always/never, do/don't, use X/don't use X, enable/disable. Each text is cut into clauses; in a
-  clause the words after a negation are ruled out, and the words before it too when nothing of
-  substance follows it ("npm is not allowed"), else they are kept ("use pnpm instead of npm"),
-  but for the subject of a copula ("telemetry is disabled in ci"). What follows "if" or "when"
-  is a condition and says nothing. A term counts only when each text says it one way: a
-  negation both share is no cue. Terms meet by a stem of six letters.
+  always/never, do/don't, use X/don't use X, enable/disable, prefer X/avoid X. Each text is cut
+  into clauses; a marker (a run of them: "do not use the") speaks of the SCOPE terms just after
+  it, no further: in a long sentence a "no" at its start says nothing of its end. A negation
+  with nothing after it ("npm is not allowed"), or after a copula ("telemetry is disabled in
+  ci"), rules out the subject before it. A clause with no marker at all is a bare claim of its
+  first terms ("Rebase feature branches"): it opposes a negation only in short texts
+  (BARE_WORDS) and only a clause that mirrors it (MIRROR); in a long memory a bare sentence is
+  an account, not a rule, and a marked claim about a term replaces a bare one (a title
+  "Emojis in commits" names what "No emojis in commit messages" rules out). Function words and
+  very common words (LIGHT, COMMON: after, else, because, two, feature) are never a term. What
+  follows "if" or "when" is a condition and says nothing. A term counts only when each text
+  says it one way: a claim both share is no cue. Terms meet by a stem of six letters.
 - values: the same setting or tool with different numbers: `timeout: 30` vs `timeout: 60`,
-  `Node 18` vs `Node 20`, `python 3.11` vs `3.12`. A value both mention is no cue.
+  `Node 18` vs `Node 20`, `python 3.11` vs `3.12`. A value both mention is no cue. Claims are
+  read from a text that keeps names with underscores whole (`clock_skew_seconds: 30`).
 """
 
 from __future__ import annotations
@@ -64,7 +71,6 @@ AFFIRMATIONS = {
     "enable": "enable",
     "enabled": "enable",
     "enabling": "enable",
-    "on": "on",
     "use": "use",
     "uses": "use",
     "using": "use",
@@ -75,7 +81,8 @@ AFFIRMATIONS = {
     "do": "do",
     "keep": "keep",
 }
-"""How a cue names the kept side, from the first of these in its clause (else "do")."""
+"""Markers of the kept side, and how a cue names it (the first of a run: "always use" is
+"always")."""
 _OPPOSITE = {"never": "always", "disable": "enable", "off": "on"}
 """Negations with a natural counterpart named on the other side when that side has no word."""
 LIGHT = frozenset(
@@ -90,7 +97,22 @@ LIGHT = frozenset(
     """.split()  # noqa: SIM905 (a list of 160 quoted words would hide them)
 )
 """Words that carry no term of their own: a term is what a rule is about (npm, telemetry)."""
-_NUMBER = re.compile(r"(?<![\w.-])v?(\d+(?:\.\d+){0,3})(?![\w-]|\.\d)")
+COMMON = frozenset(
+    """about above across after afterwards against ago ahead almost along already although
+    among another around away back because before behind below between beyond both case cases
+    else elsewhere enough even first last next later earlier once twice two three four five six
+    seven eight nine ten half much many few own such way ways thing things time times see says
+    say said take takes took goes went come comes came give gives gave know knows think look
+    looks need needs needed want wants wanted try tries tried put puts seem seems left right
+    part parts lot lots kind sort still yet well better best worse worst able unable often
+    usually sometimes anything everything nothing something anyone everyone nobody someone
+    whatever whole feature features thing day days week weeks today yesterday tomorrow far near
+    out up down over under off through during while since until till upon within without
+    """.split()  # noqa: SIM905
+)
+"""Very common words, never a term: "after a rebase" and "no `5xx`, because" are about nothing
+a memory could hold both ways."""
+_NUMBER = re.compile(r"(?<![\w.-])v?(\d+(?:\.\d+){0,3})(?!\w|-\d|\.\d)")
 _KEY_BEFORE = re.compile(
     # `timeout: 30`, `pool_size = 10`, `the timeout is 60`, `set it to 30`: any number;
     # `Node 18`, `python 3.11`, `Go 1.21`: a version (see _VERSION_DIGITS).
@@ -99,7 +121,9 @@ _KEY_BEFORE = re.compile(
 _VERSION_DIGITS = 3
 """A number after a bare name is a version only with at most this many digits before any dot:
 `Note 2106` and `since 2024` are an id and a year."""
-_NOT_KEYS = LIGHT | {"step", "phase", "item", "part", "page", "line", "section", "since", "until"}
+_NOT_KEYS = (
+    LIGHT | COMMON | {"step", "phase", "item", "part", "page", "line", "section", "since", "until"}
+)
 
 
 def conflict_cues(first_text: str, second_text: str) -> tuple[str, ...]:
@@ -114,24 +138,28 @@ class Claims:
 
     terms: Said
     settings: dict[str, set[str]]
+    words: int = 0
+    """How many words the text has: a bare claim opposes a negation only in short texts."""
 
 
 def claims_of(text: str) -> Claims:
     normalised = _normalised(text)
-    return Claims(_terms(normalised), _settings(normalised))
+    return Claims(_terms(normalised), _settings(normalised), normalised.count(" ") + 1)
 
 
 def cues_between(first: Claims, second: Claims) -> tuple[str, ...]:
     """conflict_cues of two texts' claims."""
-    cues = _polarity_cues(first.terms, second.terms)
+    bare = max(first.words, second.words) <= BARE_WORDS
+    cues = _polarity_cues(first.terms, second.terms, bare)
     cues += _value_cues(first.settings, second.settings)
     return tuple(sorted(dict.fromkeys(cues)))
 
 
 # --- polarity ------------------------------------------------------------------------------------
 
-Said = dict[str, dict[bool, tuple[str, str]]]
-"""term's stem -> {kept (True) or ruled out (False): (the marker that said so, the word)}."""
+Said = dict[str, dict[bool, tuple[str, str, frozenset[str]]]]
+"""term's stem -> {kept (True) or ruled out (False): (the marker that said so, the word, the
+stems of its clause)}."""
 
 
 def _normalised(text: str) -> str:
@@ -151,7 +179,7 @@ def _clauses(text: str) -> Iterable[list[str]]:
         pieces = _COMMA.split(sentence)
         current: list[str] = []
         for piece in pieces:
-            words = [w.strip(".-") for w in _WORD.findall(piece)]
+            words = [w.strip(".-_") for w in _WORD.findall(piece)]
             words = [w for w in words if w]
             if current and words and (words[0] in NEGATIONS or words[0] in AFFIRMATIONS):
                 yield current
@@ -162,44 +190,90 @@ def _clauses(text: str) -> Iterable[list[str]]:
 
 
 def _terms(text: str) -> Said:
-    """What a normalised text keeps and rules out."""
+    """What a normalised text keeps and rules out, each claim with the terms of its clause."""
     if len(_STEMS) > STEMS_KEPT:
         _STEMS.clear()
     said: Said = {}
     for words in _clauses(text):
         cut = next((i for i, word in enumerate(words) if word in CONDITIONS), None)
         words = words if cut is None else words[:cut]
-        at = next((i for i, word in enumerate(words) if word in NEGATIONS), None)
-        if at is None:
-            _note(said, words, True, _affirmation(words))
+        if not words:
             continue
-        negation = NEGATIONS[words[at]]
-        before, after = words[:at], words[at + 1 :]
-        if any(_is_term(word) for word in after):
-            # "telemetry is disabled in ci": a negation after a copula rules out its subject
-            # (the words just before it), not the whole clause ("ship behind a flag that is off").
-            subject = _subject(before) if before and before[-1] in COPULAS else 0
-            _note(said, before[: len(before) - subject], True, _affirmation(before))
-            _note(said, before[len(before) - subject :], False, negation)
-            _note(said, after, False, negation)
-        else:  # "npm is not allowed": the negation is the clause's predicate
-            _note(said, before, False, negation)
+        stems = [_stem_of(word) for word in words]
+        clause = frozenset(stem for stem in stems if stem)
+        if not clause:
+            continue
+        marked = False
+        at = 0
+        while at < len(words):
+            if words[at] not in NEGATIONS and words[at] not in AFFIRMATIONS:
+                at += 1
+                continue
+            marked = True
+            # A run of markers and light words is one marker: "do not use the", "always use".
+            first, negation = at, None
+            while at < len(words) and (
+                words[at] in NEGATIONS
+                or words[at] in AFFIRMATIONS
+                or not (stems[at] or words[at][0].isdigit())
+            ):
+                if words[at] in NEGATIONS and negation is None:
+                    negation = NEGATIONS[words[at]]
+                at += 1
+            governed: list[int] = []
+            run_end = at
+            while at < len(words) and len(governed) < SCOPE:
+                if words[at] in NEGATIONS or words[at] in AFFIRMATIONS:
+                    break
+                if stems[at]:
+                    governed.append(at)
+                at += 1
+            if negation is None:
+                _note(said, words, stems, governed, True, _affirmation(words[first:at]), clause)
+                continue
+            predicate = not governed and not any(word[0].isdigit() for word in words[run_end:at])
+            if predicate or (first and words[first - 1] in COPULAS):
+                # "npm is not allowed", "telemetry is disabled in ci": the subject is ruled out.
+                subject = _subject(words, stems, first)
+                _note(said, words, stems, subject, False, negation, clause)
+            _note(said, words, stems, governed, False, negation, clause)
+        if not marked:  # a bare claim: its head, kept without a marker
+            head = [i for i, stem in enumerate(stems) if stem][:SCOPE]
+            _note(said, words, stems, head, True, BARE, clause)
     return said
 
 
+SCOPE = 2
+"""Terms a marker speaks of: those just after it ("never force-push", "use the redis cache"),
+so a negation far from a word in a long sentence says nothing of it."""
 SUBJECT = 3
 """Words before a copula taken as its subject: "the redis cache is", "a feature flag that is"."""
+BARE = ""
+"""The marker of a claim said with none ("Rebase feature branches"): it opposes a negation only
+in a clause that mirrors it (MIRROR), never on its own."""
+MIRROR = 0.4
+"""Share of the two clauses' terms in common (of the longer) for a bare claim to oppose a
+negation: "Rebase feature branches on main before a PR" / "Do not rebase feature branches"."""
+BARE_WORDS = 40
+"""Bare claims oppose negations only between texts of at most this many words. A memory of a
+sentence or two is its rule, said bare ("Commit the lockfile"); in a long one, a bare sentence
+is an account ("`main` and `release/*` are protected on GitHub") that a negation elsewhere
+("never on `main`, `release/*`") does not contradict."""
 
 
-def _subject(before: list[str]) -> int:
-    """How many of the words ending at a copula are its subject (up to SUBJECT, stopping at a
-    relative word: in "flags that is", the subject is only what "that" stands for)."""
-    count = 0
-    for word in reversed(before[-SUBJECT:]):
-        if word in ("that", "which", "who"):
+def _subject(words: list[str], stems: list[str], at: int) -> list[int]:
+    """The terms ending at a copula or a negation at `at` taken as its subject (up to SUBJECT
+    words, stopping at a relative word: in "flags that is", the subject is only what "that"
+    stands for)."""
+    found = []
+    for i in range(at - 1, max(-1, at - 1 - SUBJECT - 1), -1):
+        if words[i] in ("that", "which", "who"):
             break
-        count += 1
-    return count
+        if stems[i] and words[i] not in COPULAS:
+            found.append(i)
+        if len(found) == SUBJECT:
+            break
+    return found
 
 
 def _affirmation(words: list[str]) -> str:
@@ -207,19 +281,49 @@ def _affirmation(words: list[str]) -> str:
 
 
 def _is_term(word: str) -> bool:
-    return word not in LIGHT and word not in NEGATIONS and not word[0].isdigit() and len(word) > 1
+    return (
+        word not in LIGHT
+        and word not in COMMON
+        and word not in NEGATIONS
+        and word not in AFFIRMATIONS
+        and not word[0].isdigit()
+        and len(word) > 1
+    )
 
 
-def _note(said: Said, words: list[str], kept: bool, marker: str) -> None:
-    for word in words:
-        stem = _STEMS.get(word)
-        if stem is None:
-            stem = _STEMS[word] = _stem(word) if _is_term(word) else ""
-        if not stem:
-            continue
-        said.setdefault(stem, {}).setdefault(kept, (marker, word))
+def _stem_of(word: str) -> str:
+    stem = _STEMS.get(word)
+    if stem is None:
+        stem = _STEMS[word] = _stem(word) if _is_term(word) else ""
+    return stem
+
+
+def _note(
+    said: Said,
+    words: list[str],
+    stems: list[str],
+    at: list[int],
+    kept: bool,
+    marker: str,
+    clause: frozenset[str],
+) -> None:
+    for i in at:
+        word = words[i]
+        _say(said, stems[i], kept, (marker, word, clause))
         if word.startswith("un") and len(word) >= 7:  # "unformatted" rules out "formatted"
-            said.setdefault(_stem(word[2:]), {}).setdefault(not kept, (marker, word[2:]))
+            _say(said, _stem(word[2:]), not kept, (marker, word[2:], clause))
+
+
+def _say(said: Said, stem: str, kept: bool, claim: tuple[str, str, frozenset[str]]) -> None:
+    """A bare claim is noted only for a term nothing else says; a marked one replaces it (a
+    title "Emojis in commits" names what "No emojis in commit messages" rules out)."""
+    entry = said.get(stem)
+    if entry is None:
+        said[stem] = {kept: claim}
+    elif claim[0] != BARE:
+        if any(marker == BARE for marker, _, _ in entry.values()):
+            entry.clear()
+        entry.setdefault(kept, claim)
 
 
 _STEMS: dict[str, str] = {}
@@ -240,16 +344,21 @@ def _stem(word: str) -> str:
     return word[:STEM]
 
 
-def _polarity_cues(first: Said, second: Said) -> list[str]:
+def _polarity_cues(first: Said, second: Said, bare: bool) -> list[str]:
     grouped: dict[str, list[str]] = {}
     for term in sorted(first.keys() & second.keys()):
         one, other = first[term], second[term]
         if len(one) != 1 or len(other) != 1 or one.keys() == other.keys():
             continue  # said both ways in one text, or the same way in both
-        kept, word = one.get(True) or other[True]
-        ruled_out, _ = one.get(False) or other[False]
-        if kept == "do" and ruled_out in _OPPOSITE:
-            kept = _OPPOSITE[ruled_out]
+        kept, word, kept_clause = one.get(True) or other[True]
+        ruled_out, _, ruled_clause = one.get(False) or other[False]
+        if kept == BARE:
+            if not bare:
+                continue
+            common = len(kept_clause & ruled_clause)
+            if common < MIRROR * max(len(kept_clause), len(ruled_clause)):
+                continue
+            kept = _OPPOSITE.get(ruled_out, "do")
         grouped.setdefault(f"{kept} vs {ruled_out}", []).append(word)
     return [f"{pair} ({', '.join(terms)})" for pair, terms in grouped.items()]
 

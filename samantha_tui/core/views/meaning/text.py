@@ -22,18 +22,38 @@ _TAG = re.compile(r"<[^>\n]{1,200}>")
 _TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t:|-]+\|[ \t:|-]*$", re.MULTILINE)
 _LINE_MARKS = re.compile(r"^[ \t]*(?:#{1,6}|>|[-*+]|\d+[.)])[ \t]+", re.MULTILINE)
 _RULE = re.compile(r"^[ \t]*[-=]{3,}[ \t]*$", re.MULTILINE)
-_INLINE_MARKS = str.maketrans(dict.fromkeys("*_`|", " "))
+_INLINE_MARKS = str.maketrans(dict.fromkeys("*`|", " "))
 
 
 def embedding_text(memory: Memory) -> str:
     """The words of `memory` the model is given, at most MAX_CHARS characters."""
+    return texts_of(memory)[0]
+
+
+def texts_of(memory: Memory) -> tuple[str, str]:
+    """The embedding text of `memory`, and the text its claims are read from (polarity.py):
+    the same words, but for names with underscores kept whole (`clock_skew_seconds: 30` is a
+    setting; "clock skew seconds" is three words). The Markdown is read once for both."""
     body = _without_title(memory.body, memory.title)
-    parts = [memory.title, " ".join(memory.topics), prose(body)]
+    named = _prose(body)
+    topics = " ".join(memory.topics)
+    return _joined(memory.title, topics, " ".join(named.replace("_", " ").split())), _joined(
+        memory.title, topics, named
+    )
+
+
+def _joined(title: str, topics: str, body: str) -> str:
+    parts = [title, topics, body]
     return " ".join(" . ".join(part for part in parts if part.strip()).split())[:MAX_CHARS]
 
 
 def prose(markdown: str) -> str:
     """Markdown as the words a reader reads: no code blocks, marks, link targets or tags."""
+    return " ".join(_prose(markdown).replace("_", " ").split())
+
+
+def _prose(markdown: str) -> str:
+    """prose(), but for underscores, kept."""
     # Twice what is kept: enough for what the marks and code blocks take out.
     text = _FENCE.sub(" ", markdown[: MAX_CHARS * 2])
     text = _LINK.sub(r"\1", text) if "](" in text else text
