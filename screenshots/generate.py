@@ -36,6 +36,10 @@ SHOTS = (
     ("sort", ("2", "S"), SIZE),
     ("bulk-form", ("space", "space", "space", "e"), SIZE),
     ("drift", ("i",), SIZE),
+    ("health", ("H",), SIZE),
+    ("same-meaning", ("p", "right", "right", "right", "right"), SIZE),
+    ("conflicts", ("p", "right", "right", "right", "right", "right"), SIZE),
+    ("batch-bootstrap", ("p", "space", "down", "space", "enter"), (140, 40)),
     # Last: it deletes a memory from the copy of the demo every shot shares.
     ("trash", ("d", "y", "t"), SIZE),
 )
