@@ -40,6 +40,9 @@ def describe_worker(worker: Worker[Any]) -> str:
         "bootstrap-plan": "The bootstrap preview",
         "bootstrap-change": "Working out the batch's bootstrap change",
         "trash": "Reading the trash",
+        "origin": "Finding where the memory came from",
+        "preview-origin": "Finding where the memory came from",
+        "reader-origin": "Finding where the memory came from",
     }
     return names.get(worker.group, f"Background work ({worker.name})")
 
