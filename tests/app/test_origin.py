@@ -70,6 +70,14 @@ async def test_the_preview_and_the_reader_say_where_a_memory_came_from(tmp_path:
         assert line_of(app, "#preview-origin") is None
         await select(pilot, A)
         assert line_of(app, "#preview-origin") == LINE
+        # Another program deletes one of the session's memories: the line of the one on show,
+        # the same record, follows.
+        (app.store.root / B).unlink()
+        app.curator.absorb([B])
+        app.show_tree((B,))
+        await settle(pilot)
+        assert app.table.selected_key == A
+        assert line_of(app, "#preview-origin") == LINE.replace("2 other memories", "1 other memory")
         await select(pilot, COPY)
         assert line_of(app, "#preview-origin") == "Merge copy of 2026-06-01_retry_rule.md"
 

@@ -148,6 +148,8 @@ class Preview(VerticalScroll):
         if memory is self.shown:
             # A search re-ranking as you type often keeps the same memory first: laying out its
             # Markdown again cost a tenth of a second per keystroke at 10,000 memories.
+            if not held and not self.body_pending:
+                self._origin_again(memory)
             return AwaitComplete.nothing()
         self.shown = memory
         head = shown(memory.title, style="bold")
@@ -198,10 +200,21 @@ class Preview(VerticalScroll):
         if line.display:
             line.update("", layout=False)
 
+    _origin_seen: object = None
+    """The tree the line on show was looked up in."""
+
+    def _origin_again(self, memory: Memory) -> None:
+        """The same record shown again after the tree changed (a memory of its session deleted,
+        the checked tree replacing the catalog's): its line may say something else now."""
+        tree = self._origin_tree() if self._origin_tree is not None else None
+        if tree is not self._origin_seen and names_an_origin(memory):
+            self._look_up_origin(memory)
+
     def _look_up_origin(self, memory: Memory) -> None:
         """Show where `memory` came from once it is found (off the event loop); most memories
         name no origin and hide the line at once, reading nothing."""
         tree = self._origin_tree() if self._origin_tree is not None else None
+        self._origin_seen = tree
         if tree is None or not names_an_origin(memory):
             self._show_origin(None)
             return
