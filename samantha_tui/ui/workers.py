@@ -43,6 +43,7 @@ def describe_worker(worker: Worker[Any]) -> str:
         "origin": "Finding where the memory came from",
         "preview-origin": "Finding where the memory came from",
         "reader-origin": "Finding where the memory came from",
+        "reader-show": "Showing the memory in the reader",
     }
     return names.get(worker.group, f"Background work ({worker.name})")
 

@@ -191,7 +191,7 @@ class ReaderScreen(LiveScreen):
         memory = self.samantha.curator.get(self.path)
         if memory is self.memory:
             return
-        self.run_worker(self.show(memory, keep_place=True), group="reader-show", exclusive=True)
+        self._show_later(memory, keep_place=True)
 
     # --- keys ------------------------------------------------------------------------------------
 
@@ -244,4 +244,10 @@ class ReaderScreen(LiveScreen):
         if memory is None:
             return
         self.samantha.jump_to(path)
-        self.run_worker(self.show(memory), group="reader-show", exclusive=True)
+        self._show_later(memory)
+
+    @background(group="reader-show", exclusive=True)
+    async def _show_later(self, memory: Memory | None, keep_place: bool = False) -> None:
+        # A worker of the call, not of a coroutine made at once: one replaced before it starts
+        # leaves no coroutine never awaited.
+        await self.show(memory, keep_place=keep_place)
