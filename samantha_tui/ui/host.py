@@ -59,6 +59,8 @@ class Host(App[None]):
     """Applies every change and keeps undo, redo and the indexes."""
     memory_tree: Tree[Memory] | Tree[Listed] | None
     """The tree listed: the checked one, or while checking the catalog's list entries."""
+    checking: int | None
+    """While the list shows the catalog's entries: how many files the scan is checking."""
     current_tab: str
     _selection: dict[str, str | None]
     """Tab id -> the path selected there."""
@@ -236,6 +238,14 @@ class Host(App[None]):
     @abstractmethod
     def open_folder_of(self, path: str) -> None:
         """Reading."""
+
+    @abstractmethod
+    def follow_origin(self, memory: Memory, land: Callable[[str], object]) -> None:
+        """Reading: where `memory` came from, then `land(path)` on the memory chosen."""
+
+    @abstractmethod
+    def jump_to(self, path: str) -> None:
+        """Searching: a memory's tab, the cursor on it, any search cleared."""
 
     # --- the order of changes, keys, live files --------------------------------------------------
 

@@ -117,6 +117,15 @@ APP_KEYS: tuple[Key, ...] = (
         help="Open the memory's folder with $SAMANTHA_TUI_OPEN, xdg-open or open",
     ),
     Key(
+        id="memory.origin",
+        keys="w",
+        action="origin",
+        description="Where it came from",
+        palette="view: where the memory came from",
+        help="To the original of a merge copy, or pick among the other memories its session wrote",
+        aliases=("origin", "session", "merge copy", "source", "provenance"),
+    ),
+    Key(
         id="memory.toggle_critical",
         keys="c",
         action="toggle_critical",
@@ -340,6 +349,7 @@ APP_KEYS: tuple[Key, ...] = (
 SECTIONS = {
     "search": "Find",
     "memory.jump": "Find",
+    "memory.origin": "Find",
     "memory": "Change",
     "index": "Indexes",
     "tab": "Tabs",
@@ -370,6 +380,7 @@ MAIN_SCREEN_ACTIONS = frozenset(
         "read",
         "copy_path",
         "open_folder",
+        "origin",
     }
 )
 """The app's actions on the main list's selection, its tabs or its search: they mean something

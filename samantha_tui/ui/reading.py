@@ -1,17 +1,21 @@
 """Reading, as part of the app: `Enter` opens the reader (in Problems: goes to the fault), `y`
-copies the memory's path, `O` opens its folder. The reader (screens/reader.py) calls back here
-for the list's next memory, the path and the folder, so both places do the same thing.
+copies the memory's path, `O` opens its folder, `w` goes to where the memory came from. The
+reader (screens/reader.py) calls back here for the list's next memory, the path, the folder and
+the origin, so both places do the same thing.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.basics.model import Memory, Problem
 from ..core.basics.visible import has_hidden_characters
+from . import origin_jump
 from .folder_opener import NoOpener, open_folder, opener_command
+from .workers import background
 
 if TYPE_CHECKING:
     from .host import Host
@@ -108,6 +112,18 @@ class Reading(Host):
         tab = self.tab_of(memory.kind)
         self._selection[tab] = memory.path
         self.action_show_tab(tab)
+
+    # --- where it came from ---------------------------------------------------------------------
+
+    def action_origin(self) -> None:
+        """`w` on the list: to the original of a merge copy, or pick among its session's others;
+        the list's cursor lands on the one reached."""
+        if (memory := self._target()) is not None:
+            self.follow_origin(memory, self.jump_to)
+
+    @background(group="origin", exclusive=True)
+    async def follow_origin(self, memory: Memory, land: Callable[[str], object]) -> None:
+        await origin_jump.follow(self, memory, land)
 
     # --- the path and the folder ------------------------------------------------------------------
 

@@ -41,6 +41,10 @@ def describe_worker(worker: Worker[Any]) -> str:
         "bootstrap-change": "Working out the batch's bootstrap change",
         "trash": "Reading the trash",
         "health": "The health report",
+        "origin": "Finding where the memory came from",
+        "preview-origin": "Finding where the memory came from",
+        "reader-origin": "Finding where the memory came from",
+        "reader-show": "Showing the memory in the reader",
     }
     return names.get(worker.group, f"Background work ({worker.name})")
 

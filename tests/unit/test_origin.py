@@ -12,6 +12,7 @@ from samantha_tui.core.views.origin import (
     GONE,
     PROCESSED,
     PROCESSING,
+    names_an_origin,
     origin_of,
 )
 
@@ -129,3 +130,21 @@ def test_a_plain_memory_has_no_origin_and_an_odd_id_reads_no_folder(tree) -> Non
     assert origin is not None and origin.session is not None
     assert (origin.session.started, origin.session.status) == (None, GONE)
     assert origin.line().startswith("From session ../../../etc · gone")
+
+
+def test_whether_a_memory_names_an_origin_is_told_from_the_record_alone(tree) -> None:
+    store = tree(
+        {
+            f"{ST}/plain.md": PLAIN,
+            f"{ST}/generated.md": generated("G"),
+            f"{ST}/2026-06-01_rule_{SID}.md": PLAIN,
+            f"{ST}/2026-06-01_rule_2026.md": PLAIN,
+        }
+    )
+    named = {m.name: names_an_origin(m) for m in store.tree.memories}
+    assert named == {
+        "plain.md": False,
+        "generated.md": True,
+        f"2026-06-01_rule_{SID}.md": True,
+        "2026-06-01_rule_2026.md": False,
+    }

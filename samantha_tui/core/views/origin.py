@@ -18,7 +18,7 @@ from ..basics.json_read import read_json
 from ..basics.model import Memory, Tree
 from ..reading.scan import SUBCONSCIOUS
 
-__all__ = ["Origin", "Session", "origin_of", "session_memories"]
+__all__ = ["Origin", "Session", "names_an_origin", "origin_of", "session_memories"]
 
 PROCESSING = "processing"
 AWAITING_MERGE = "complete, awaiting merge"
@@ -144,6 +144,12 @@ def _original(tree: Tree[Memory], memory: Memory) -> str | None:
     folder = memory.path.rsplit("/", 1)[0]
     wanted = f"{folder}/{match.group('stem')}.md"
     return next((m.path for m in tree.memories if m.path == wanted), None)
+
+
+def names_an_origin(memory: Memory) -> bool:
+    """Whether `origin_of` may find anything for `memory` (a `session_id`, or a merge copy's
+    name), asked of the record alone: no file read, no walk of the tree."""
+    return _session_id(memory) is not None or _MERGE_STAMP.match(memory.name) is not None
 
 
 def origin_of(tree: Tree[Memory], memory: Memory) -> Origin | None:

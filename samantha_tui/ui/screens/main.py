@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
     from textual import getters
 
+    from ...core.basics.model import Memory, Tree
     from ..host import Host
 
 NO_MATCH_CLASS = "-no-match"
@@ -66,7 +67,7 @@ class MainScreen(Screen[None]):
             with Vertical(id="list-pane"):
                 yield SearchBar(id="search")
                 yield MemoryTable(rows.MEMORY_COLUMNS, id="memories", keep_hidden_marks=True)
-            yield Preview(id="preview")
+            yield Preview(id="preview", origin_tree=self._checked_tree)
         yield ProgressPanel(id="progress")
         yield StatusLine(id="status")
         yield FittedFooter()
@@ -88,6 +89,11 @@ class MainScreen(Screen[None]):
     @property
     def search_bar(self) -> SearchBar:
         return self.query_one("#search", SearchBar)
+
+    def _checked_tree(self) -> Tree[Memory] | None:
+        """The records the preview looks origins up in: none while the list shows the
+        catalog's entries (the session's other memories are not all read yet)."""
+        return self.app.curator.tree if self.app.checking is None else None
 
     def on_mount(self) -> None:
         # The app composes nothing itself: its session starts once these widgets exist.

@@ -1,7 +1,9 @@
 """The reader (`Enter` on a list): one memory full-screen, its fields, its problems, its body, and
 for a project its notes.md and decisions.md. It follows the file: a change on disk shows at once,
 a deletion is said. `n`/`p` (or `]`/`[`) read the next or previous memory of the list, whose
-cursor follows, so Esc comes back to the row last read.
+cursor follows, so Esc comes back to the row last read. Where the memory came from (its session,
+or the original of a merge copy) is one line above its fields; `w` reads the original, or picks
+one of the session's other memories to read.
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Markdown, Static
 
 from ...core.basics.model import Memory
+from ...core.views.origin import Origin, names_an_origin
 from ...core.writing.project_files import ProjectFile, project_files
 from ..markdown_source import markdown_source
 from ..visible_text import shown, visible
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.plain_lines import PlainLines
-from ..widgets.preview import above_body, without_title
+from ..widgets.preview import above_body, find_origin, origin_text, without_title
+from ..workers import background
 from .live_screen import LiveScreen
 
 if TYPE_CHECKING:
@@ -46,6 +50,8 @@ class ReaderScreen(LiveScreen):
         "reader.next": "Read the next memory of the list",
         "reader.previous": "Read the previous memory of the list",
         "reader.close": "Back to the list, on the row last read",
+        "reader.origin": "Read the original of a merge copy, or pick one of the other memories "
+        "its session wrote",
     }
 
     BINDINGS = [
@@ -57,6 +63,7 @@ class ReaderScreen(LiveScreen):
         ),
         Binding("y", "copy_path", "Copy path", id="reader.copy_path"),
         Binding("O", "open_folder", "Open folder", id="reader.open_folder"),
+        Binding("w", "origin", "Where from", id="reader.origin"),
         Binding("o", "open_editor", "Open in $EDITOR", show=False, id="reader.open_editor"),
         Binding("space", "page(1)", "Page down", show=False, id="reader.page_down"),
         Binding("shift+space", "page(-1)", "Page up", show=False, id="reader.page_up"),
@@ -78,6 +85,7 @@ class ReaderScreen(LiveScreen):
         yield Static(id="reader-head")
         yield Static(id="reader-banner")
         with VerticalScroll(id="reader-scroll"):
+            yield Static(id="reader-origin")
             yield Static(id="reader-fields")
             yield Markdown(id="reader-body")
             yield Vertical(id="reader-notes")
@@ -86,6 +94,7 @@ class ReaderScreen(LiveScreen):
 
     async def on_mount(self) -> None:
         self.query_one("#reader-banner", Static).display = False
+        self.query_one("#reader-origin", Static).display = False
         await self.show(self.memory)
 
     @property
@@ -113,6 +122,7 @@ class ReaderScreen(LiveScreen):
         fields = self.query_one("#reader-fields", Static)
         fields.update(Group(*parts))
         fields.display = bool(parts)
+        self._look_up_origin(memory)
         scroll = self.query_one("#reader-scroll", VerticalScroll)
         place = self.scroller.scroll_y if keep_place else 0
         text = without_title(memory.body, memory.title)
@@ -151,12 +161,37 @@ class ReaderScreen(LiveScreen):
         if widgets:
             await box.mount_all(widgets)
 
+    # --- where it came from ----------------------------------------------------------------------
+
+    def _look_up_origin(self, memory: Memory) -> None:
+        """The origin line, found off the event loop; a memory naming none hides it at once."""
+        if self.samantha.checking is not None or not names_an_origin(memory):
+            self._show_origin(None)
+            return
+        # Emptied, its height kept, until this memory's line is found: never another's.
+        self.query_one("#reader-origin", Static).update("")
+        self._find_origin(memory)
+
+    @background(group="reader-origin", exclusive=True)
+    async def _find_origin(self, memory: Memory) -> None:
+        origin = await find_origin(self.samantha.curator.tree, memory)
+        if self.memory is memory:
+            self._show_origin(origin)
+
+    def _show_origin(self, origin: Origin | None) -> None:
+        line = self.query_one("#reader-origin", Static)
+        if origin is not None:
+            line.update(origin_text(origin))
+        line.display = origin is not None
+        # Right above the fields, which keep their own top margin when there is no line.
+        self.query_one("#reader-fields", Static).set_class(origin is not None, "-under-origin")
+
     def tree_changed(self, changed: tuple[str, ...]) -> None:
         """The file changed on disk (or by an edit): show it again where the reading was."""
         memory = self.samantha.curator.get(self.path)
         if memory is self.memory:
             return
-        self.run_worker(self.show(memory, keep_place=True), group="reader-show", exclusive=True)
+        self._show_later(memory, keep_place=True)
 
     # --- keys ------------------------------------------------------------------------------------
 
@@ -197,3 +232,22 @@ class ReaderScreen(LiveScreen):
 
     def action_open_editor(self) -> None:
         self.samantha.action_open_editor()
+
+    def action_origin(self) -> None:
+        if self.memory is not None:
+            self.samantha.follow_origin(self.memory, self._read_reached)
+
+    def _read_reached(self, path: str) -> None:
+        """Read the memory reached from this one's origin, the list's cursor on it beneath (so
+        Esc comes back to it, and n/p go on from it)."""
+        memory = self.samantha.curator.get(path)
+        if memory is None:
+            return
+        self.samantha.jump_to(path)
+        self._show_later(memory)
+
+    @background(group="reader-show", exclusive=True)
+    async def _show_later(self, memory: Memory | None, keep_place: bool = False) -> None:
+        # A worker of the call, not of a coroutine made at once: one replaced before it starts
+        # leaves no coroutine never awaited.
+        await self.show(memory, keep_place=keep_place)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Group
@@ -14,10 +16,12 @@ from textual.containers import VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Markdown, Static
 
-from ...core.basics.model import Memory, Problem, Severity
+from ...core.basics.model import Memory, Problem, Severity, Tree
 from ...core.reading.frontmatter import render_field
+from ...core.views.origin import Origin, names_an_origin, origin_of
 from ..markdown_source import markdown_source
 from ..visible_text import shown, visible, visible_lines
+from ..workers import background
 
 MAX_VALUE_CHARS = 600
 PREVIEW_BODY_CHARS = 20_000
@@ -88,6 +92,21 @@ def without_title(body: str, title: str) -> str:
     return body
 
 
+def origin_text(origin: Origin) -> Text:
+    """Where a memory came from, as the one line the preview and the reader show (the session
+    id, its project and a file name are user text: escaped, never markup)."""
+    return shown(origin.line(), style="italic")
+
+
+async def find_origin(tree: Tree[Memory], memory: Memory) -> Origin | None:
+    """`origin_of` off the event loop: it reads the session's status.json."""
+    return await asyncio.to_thread(origin_of, tree, memory)
+
+
+TreeSource = Callable[[], "Tree[Memory] | None"]
+"""The checked tree that origins are looked up in; None while there is none yet."""
+
+
 BODY_PAUSE = 0.08
 """Seconds without another held move before the body of the memory reached is laid out."""
 
@@ -101,8 +120,15 @@ class Preview(VerticalScroll):
     and its widgets, dropped a moment later, kept the garbage collector busy.
     """
 
+    def __init__(self, *, origin_tree: TreeSource | None = None, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._origin_tree = origin_tree
+
     def compose(self) -> ComposeResult:
         yield Static(id="preview-head")
+        origin = Static(id="preview-origin")
+        origin.display = False
+        yield origin
         yield Static(id="preview-fields")
         yield Markdown(id="preview-body")
 
@@ -122,6 +148,8 @@ class Preview(VerticalScroll):
         if memory is self.shown:
             # A search re-ranking as you type often keeps the same memory first: laying out its
             # Markdown again cost a tenth of a second per keystroke at 10,000 memories.
+            if not held and not self.body_pending:
+                self._origin_again(memory)
             return AwaitComplete.nothing()
         self.shown = memory
         head = shown(memory.title, style="bold")
@@ -137,10 +165,12 @@ class Preview(VerticalScroll):
         if held:
             # Hidden, not left showing the body of a row passed before.
             body.display = False
+            self._blank_origin()
             self._stop_body_timer()
             self._body_timer = self.set_timer(BODY_PAUSE, self._draw_waiting_body)
             return AwaitComplete.nothing()
         self._stop_body_timer()
+        self._look_up_origin(memory)
         text = without_title(memory.body, memory.title)
         body.display = bool(text.strip())
         return body.update(preview_part(text))
@@ -153,12 +183,57 @@ class Preview(VerticalScroll):
         # Sized for the tallest row passed while the keys were held: now exactly this one's.
         fit_height(self.query_one("#preview-head", Static))
         fit_height(self.query_one("#preview-fields", Static))
+        self._look_up_origin(memory)
         body = self.query_one("#preview-body", Markdown)
         text = without_title(memory.body, memory.title)
         await body.update(preview_part(text))
         if self.shown is memory and self._body_timer is None:
             # Shown only once mounted, and only if no other memory came meanwhile.
             body.display = bool(text.strip())
+
+    # --- where the memory came from ---------------------------------------------------------------
+
+    def _blank_origin(self) -> None:
+        """While keys are held no status.json is read: the line of a row passed is emptied, its
+        height kept (no layout for each row)."""
+        line = self.query_one("#preview-origin", Static)
+        if line.display:
+            line.update("", layout=False)
+
+    _origin_seen: object = None
+    """The tree the line on show was looked up in."""
+
+    def _origin_again(self, memory: Memory) -> None:
+        """The same record shown again after the tree changed (a memory of its session deleted,
+        the checked tree replacing the catalog's): its line may say something else now."""
+        tree = self._origin_tree() if self._origin_tree is not None else None
+        if tree is not self._origin_seen and names_an_origin(memory):
+            self._look_up_origin(memory)
+
+    def _look_up_origin(self, memory: Memory) -> None:
+        """Show where `memory` came from once it is found (off the event loop); most memories
+        name no origin and hide the line at once, reading nothing."""
+        tree = self._origin_tree() if self._origin_tree is not None else None
+        self._origin_seen = tree
+        if tree is None or not names_an_origin(memory):
+            self._show_origin(None)
+            return
+        self._blank_origin()
+        self._find_origin(tree, memory)
+
+    @background(group="preview-origin", exclusive=True)
+    async def _find_origin(self, tree: Tree[Memory], memory: Memory) -> None:
+        origin = await find_origin(tree, memory)
+        if self.shown is memory:
+            self._show_origin(origin)
+
+    def _show_origin(self, origin: Origin | None) -> None:
+        line = self.query_one("#preview-origin", Static)
+        if origin is None:
+            line.display = False
+            return
+        line.update(origin_text(origin))
+        line.display = True
 
     def _stop_body_timer(self) -> None:
         if self._body_timer is not None:
@@ -172,6 +247,7 @@ class Preview(VerticalScroll):
         fields = self.query_one("#preview-fields", Static)
         fields.update(shown(message, multi_line=True))
         fields.display = bool(message)
+        self.query_one("#preview-origin", Static).display = False
         self.query_one("#preview-body", Markdown).display = False
 
 
