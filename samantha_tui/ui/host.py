@@ -139,10 +139,6 @@ class Host(App[None]):
     @abstractmethod
     def action_open_screen(self, name: str) -> None: ...
 
-    @abstractmethod
-    def jump_to(self, path: str) -> None:
-        """Searching: show a memory in its tab, the cursor on it."""
-
     # --- searching and sorting -------------------------------------------------------------------
 
     @abstractmethod
