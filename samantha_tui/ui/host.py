@@ -240,6 +240,10 @@ class Host(App[None]):
         """Reading: where `memory` came from, then `land(path)` on the memory chosen."""
 
     @abstractmethod
+    def follow_related(self, memory: Memory, land: Callable[[str], object]) -> None:
+        """Reading: pick among the memories closest in meaning, then `land(path)`."""
+
+    @abstractmethod
     def jump_to(self, path: str) -> None:
         """Searching: a memory's tab, the cursor on it, any search cleared."""
 

@@ -126,6 +126,15 @@ APP_KEYS: tuple[Key, ...] = (
         aliases=("origin", "session", "merge copy", "source", "provenance"),
     ),
     Key(
+        id="memory.related",
+        keys="m",
+        action="related",
+        description="Related",
+        palette="view: memories related in meaning",
+        help="The five memories closest in meaning, best first: pick one to go to it",
+        aliases=("related", "similar", "like this", "closest", "meaning"),
+    ),
+    Key(
         id="memory.toggle_critical",
         keys="c",
         action="toggle_critical",
@@ -381,6 +390,7 @@ MAIN_SCREEN_ACTIONS = frozenset(
         "copy_path",
         "open_folder",
         "origin",
+        "related",
     }
 )
 """The app's actions on the main list's selection, its tabs or its search: they mean something

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..core.basics.model import Memory, Problem
 from ..core.basics.visible import has_hidden_characters
-from . import origin_jump
+from . import origin_jump, related_jump
 from .folder_opener import NoOpener, open_folder, opener_command
 from .workers import background
 
@@ -124,6 +124,18 @@ class Reading(Host):
     @background(group="origin", exclusive=True)
     async def follow_origin(self, memory: Memory, land: Callable[[str], object]) -> None:
         await origin_jump.follow(self, memory, land)
+
+    # --- what is close in meaning ---------------------------------------------------------------
+
+    def action_related(self) -> None:
+        """`m` on the list: pick among the memories closest in meaning; the list's cursor lands
+        on the one chosen."""
+        if (memory := self._target()) is not None:
+            self.follow_related(memory, self.jump_to)
+
+    @background(group="related", exclusive=True)
+    async def follow_related(self, memory: Memory, land: Callable[[str], object]) -> None:
+        await related_jump.follow(self, memory, land)
 
     # --- the path and the folder ------------------------------------------------------------------
 

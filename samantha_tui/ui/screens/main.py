@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Tab, Tabs
 
-from .. import keys, rows
+from .. import keys, related_line, rows
 from ..messages import while_shown
 from ..tabs import TABS, TabSpec, fit_labels
 from ..visible_text import visible
@@ -67,7 +68,8 @@ class MainScreen(Screen[None]):
             with Vertical(id="list-pane"):
                 yield SearchBar(id="search")
                 yield MemoryTable(rows.MEMORY_COLUMNS, id="memories", keep_hidden_marks=True)
-            yield Preview(id="preview", origin_tree=self._checked_tree)
+            related = self._related_line if self.app.settings.meaning else None
+            yield Preview(id="preview", origin_tree=self._checked_tree, related=related)
         yield ProgressPanel(id="progress")
         yield StatusLine(id="status")
         yield FittedFooter()
@@ -94,6 +96,10 @@ class MainScreen(Screen[None]):
         """The records the preview looks origins up in: none while the list shows the
         catalog's entries (the session's other memories are not all read yet)."""
         return self.app.curator.tree if self.app.checking is None else None
+
+    def _related_line(self, memory: Memory) -> Text | None:
+        """The preview's line of the memories closest in meaning (in its thread)."""
+        return related_line.line_of(self.app, memory)
 
     def on_mount(self) -> None:
         # The app composes nothing itself: its session starts once these widgets exist.

@@ -20,6 +20,7 @@ from textual.widgets import Markdown, Static
 from ...core.basics.model import Memory
 from ...core.views.origin import Origin, names_an_origin
 from ...core.writing.project_files import ProjectFile, project_files
+from .. import related_line
 from ..markdown_source import markdown_source
 from ..visible_text import shown, visible
 from ..widgets.fitted_footer import FittedFooter
@@ -52,6 +53,7 @@ class ReaderScreen(LiveScreen):
         "reader.close": "Back to the list, on the row last read",
         "reader.origin": "Read the original of a merge copy, or pick one of the other memories "
         "its session wrote",
+        "reader.related": "Pick one of the memories closest in meaning, and read it",
     }
 
     BINDINGS = [
@@ -64,6 +66,7 @@ class ReaderScreen(LiveScreen):
         Binding("y", "copy_path", "Copy path", id="reader.copy_path"),
         Binding("O", "open_folder", "Open folder", id="reader.open_folder"),
         Binding("w", "origin", "Where from", id="reader.origin"),
+        Binding("m", "related", "Related", show=False, id="reader.related"),
         Binding("o", "open_editor", "Open in $EDITOR", show=False, id="reader.open_editor"),
         Binding("space", "page(1)", "Page down", show=False, id="reader.page_down"),
         Binding("shift+space", "page(-1)", "Page up", show=False, id="reader.page_up"),
@@ -86,6 +89,7 @@ class ReaderScreen(LiveScreen):
         yield Static(id="reader-banner")
         with VerticalScroll(id="reader-scroll"):
             yield Static(id="reader-origin")
+            yield Static(id="reader-related")
             yield Static(id="reader-fields")
             yield Markdown(id="reader-body")
             yield Vertical(id="reader-notes")
@@ -95,6 +99,7 @@ class ReaderScreen(LiveScreen):
     async def on_mount(self) -> None:
         self.query_one("#reader-banner", Static).display = False
         self.query_one("#reader-origin", Static).display = False
+        self.query_one("#reader-related", Static).display = False
         await self.show(self.memory)
 
     @property
@@ -123,6 +128,8 @@ class ReaderScreen(LiveScreen):
         fields.update(Group(*parts))
         fields.display = bool(parts)
         self._look_up_origin(memory)
+        if self.samantha.settings.meaning:
+            self._find_related(memory)
         scroll = self.query_one("#reader-scroll", VerticalScroll)
         place = self.scroller.scroll_y if keep_place else 0
         text = without_title(memory.body, memory.title)
@@ -236,6 +243,25 @@ class ReaderScreen(LiveScreen):
     def action_origin(self) -> None:
         if self.memory is not None:
             self.samantha.follow_origin(self.memory, self._read_reached)
+
+    def action_related(self) -> None:
+        if self.memory is not None:
+            self.samantha.follow_related(self.memory, self._read_reached)
+
+    @background(group="reader-related", exclusive=True, thread=True)
+    def _find_related(self, memory: Memory) -> None:
+        """The line of the memories closest in meaning, found in a thread (the first call of a
+        session loads the model)."""
+        line = related_line.line_of(self.samantha, memory)
+        self.app.call_from_thread(self._show_related, memory, line)
+
+    def _show_related(self, memory: Memory, line: Text | None) -> None:
+        if self.memory is not memory:
+            return
+        related = self.query_one("#reader-related", Static)
+        if line is not None:
+            related.update(line)
+        related.display = line is not None
 
     def _read_reached(self, path: str) -> None:
         """Read the memory reached from this one's origin, the list's cursor on it beneath (so

@@ -105,6 +105,9 @@ async def find_origin(tree: Tree[Memory], memory: Memory) -> Origin | None:
 
 TreeSource = Callable[[], "Tree[Memory] | None"]
 """The checked tree that origins are looked up in; None while there is none yet."""
+RelatedSource = Callable[[Memory], "Text | None"]
+"""The line of the memories closest in meaning to one (None: none, or comparing is off); called
+in a thread, as it may load the embedding model."""
 
 
 BODY_PAUSE = 0.08
@@ -120,15 +123,25 @@ class Preview(VerticalScroll):
     and its widgets, dropped a moment later, kept the garbage collector busy.
     """
 
-    def __init__(self, *, origin_tree: TreeSource | None = None, id: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        origin_tree: TreeSource | None = None,
+        related: RelatedSource | None = None,
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self._origin_tree = origin_tree
+        self._related = related
 
     def compose(self) -> ComposeResult:
         yield Static(id="preview-head")
         origin = Static(id="preview-origin")
         origin.display = False
         yield origin
+        related = Static(id="preview-related")
+        related.display = False
+        yield related
         yield Static(id="preview-fields")
         yield Markdown(id="preview-body")
 
@@ -166,11 +179,13 @@ class Preview(VerticalScroll):
             # Hidden, not left showing the body of a row passed before.
             body.display = False
             self._blank_origin()
+            self._blank_related()
             self._stop_body_timer()
             self._body_timer = self.set_timer(BODY_PAUSE, self._draw_waiting_body)
             return AwaitComplete.nothing()
         self._stop_body_timer()
         self._look_up_origin(memory)
+        self._look_up_related(memory)
         text = without_title(memory.body, memory.title)
         body.display = bool(text.strip())
         return body.update(preview_part(text))
@@ -184,6 +199,7 @@ class Preview(VerticalScroll):
         fit_height(self.query_one("#preview-head", Static))
         fit_height(self.query_one("#preview-fields", Static))
         self._look_up_origin(memory)
+        self._look_up_related(memory)
         body = self.query_one("#preview-body", Markdown)
         text = without_title(memory.body, memory.title)
         await body.update(preview_part(text))
@@ -235,6 +251,35 @@ class Preview(VerticalScroll):
         line.update(origin_text(origin))
         line.display = True
 
+    # --- what is close in meaning ----------------------------------------------------------------
+
+    def _blank_related(self) -> None:
+        line = self.query_one("#preview-related", Static)
+        if line.display:
+            line.update("", layout=False)
+
+    def _look_up_related(self, memory: Memory) -> None:
+        """The titles of the memories closest in meaning, found in a thread once the body is
+        drawn (never for the rows passed while a key is held); no line when comparing is off."""
+        if self._related is None:
+            return
+        self._blank_related()
+        self._find_related(memory)
+
+    @background(group="preview-related", exclusive=True, thread=True)
+    def _find_related(self, memory: Memory) -> None:
+        assert self._related is not None
+        line = self._related(memory)
+        self.app.call_from_thread(self._show_related, memory, line)
+
+    def _show_related(self, memory: Memory, line: Text | None) -> None:
+        if self.shown is not memory:
+            return
+        related = self.query_one("#preview-related", Static)
+        if line is not None:
+            related.update(line)
+        related.display = line is not None
+
     def _stop_body_timer(self) -> None:
         if self._body_timer is not None:
             self._body_timer.stop()
@@ -248,6 +293,7 @@ class Preview(VerticalScroll):
         fields.update(shown(message, multi_line=True))
         fields.display = bool(message)
         self.query_one("#preview-origin", Static).display = False
+        self.query_one("#preview-related", Static).display = False
         self.query_one("#preview-body", Markdown).display = False
 
 

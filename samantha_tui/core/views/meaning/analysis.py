@@ -54,3 +54,10 @@ def related_to(
     if all(memory.path != path for memory in chosen):
         return ()
     return related(path, vectors_for(chosen, engine, cache), k)
+
+
+def related_if(
+    enabled: bool, path: str, memories: Sequence[Memory], cache: VectorCache | None = None
+) -> tuple[Related, ...] | Unavailable:
+    """`related_to`, or why not when the settings turned comparing by meaning off."""
+    return related_to(path, memories, cache) if enabled else Unavailable(TURNED_OFF)
