@@ -30,7 +30,8 @@ def related_line(host: Host, found: tuple[Related, ...]) -> Text | None:
     titles = [m.title for m in (host.curator.get(r.path) for r in found) if m is not None]
     if not titles:
         return None
-    line = Text("Related (m): ", style="bold")
+    line = Text()
+    line.append("Related (m): ", style="bold")
     for n, title in enumerate(titles):
         if n:
             line.append(" · ", style="dim")

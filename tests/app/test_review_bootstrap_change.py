@@ -14,7 +14,7 @@ from samantha_tui.core.views import lifecycle
 from samantha_tui.core.views.bootstrap_change import bootstrap_change
 from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
-from samantha_tui.ui.screens.batch_confirm import BatchConfirmScreen, summary
+from samantha_tui.ui.screens.batch_confirm import BatchConfirmScreen, render_change, summary
 from samantha_tui.ui.screens.review import ReviewScreen
 
 from ..conftest import TODAY
@@ -76,3 +76,15 @@ async def test_the_batch_confirmation_shows_the_bootstrap_change(
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, ReviewScreen)
+
+
+def test_a_batch_that_changes_nothing_says_so_on_a_line_of_its_own(root: Path) -> None:
+    store = Store(root, lambda: TODAY)
+    store.scan()
+    unchanged = bootstrap_change(store.tree, lifecycle.prune(store.tree).plan(), TODAY, budget=8000)
+    assert not unchanged, "the demo's pruned memories never load"
+    console = Console(width=100, file=io.StringIO(), record=True)
+    console.print(render_change(unchanged, wide=True))
+    lines = console.export_text().splitlines()
+    assert lines[1] == "The same files load at start-up."
+    assert "\\n" not in lines[0]

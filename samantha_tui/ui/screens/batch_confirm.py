@@ -104,11 +104,12 @@ def _cut(items: Sequence[str]) -> list[str]:
 
 def render_change(change: BootstrapChange, wide: bool) -> RenderableType:
     """The change in words, every piece of user text shown, never as markup."""
-    head = shown(summary(change), style="bold")
+    head = Text()
+    head.append_text(shown(summary(change), style="bold"))
     rows = _rows(change)
     critical = _critical_lines(change)
     if not rows and not critical:
-        head.append_text(shown("\nThe same files load at start-up."))
+        head.append("\nThe same files load at start-up.")
         return head
     parts: list[RenderableType] = [head]
     if wide:

@@ -820,7 +820,8 @@ class _Named:
 
 
 def _conflict_note(pair: SimilarPair, first: Memory, second: Memory) -> Text:
-    text = Text("Possible conflict", style="bold red")
+    text = Text()
+    text.append("Possible conflict", style="bold red")
     text.append(f"  ({pair.meaning:.0%} alike in meaning)\n", style="dim")
     for number, memory in (("1", first), ("2", second)):
         text.append(f"\n{number}  ", style="bold")

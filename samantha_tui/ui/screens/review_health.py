@@ -73,7 +73,8 @@ def summary(report: HealthReport | None) -> Text:
 
 def note(finding: Finding) -> Text:
     """The side panel: the finding in full, its files, and the fix."""
-    text = Text(finding.check.capitalize(), style="bold")
+    text = Text()
+    text.append(finding.check.capitalize(), style="bold")
     text.append("\n\n")
     text.append_text(shown(finding.message))
     for path in finding.paths[:12]:
