@@ -39,7 +39,7 @@ SHOTS = (
     ("health", ("H",), SIZE),
     ("same-meaning", ("p", "right", "right", "right", "right"), SIZE),
     ("conflicts", ("p", "right", "right", "right", "right", "right"), SIZE),
-    ("batch-bootstrap", ("p", "space", "down", "space", "enter"), (140, 40)),
+    ("batch-bootstrap", ("p", "right", "a", "enter"), (140, 40)),
     # Last: it deletes a memory from the copy of the demo every shot shares.
     ("trash", ("d", "y", "t"), SIZE),
 )
