@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any
 from ..core.basics.json_read import kind_of, loads, read_regular
 from ..core.basics.sorting import FIELDS_BY_ID, SortOrder
 from ..core.basics.xdg import state_file
+from ..core.writing.own_files import replace_own_file
 
 VERSION = 1
 LIMIT = 1 << 16
@@ -140,28 +140,8 @@ def save_state(path: Path, state: AppState) -> str | None:
     Never over a link, pipe or folder in its place. No fsync: the file is a convenience, and a
     torn one after a crash only means the defaults and one message at the next start.
     """
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        pass
-    except OSError as error:
-        return _not_saved(path, error.strerror or str(error))
-    else:
-        if not stat.S_ISREG(info.st_mode):
-            return _not_saved(path, f"it is {kind_of(info.st_mode)}, not a plain file")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(state_json(state))
-            os.replace(temp, path)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
-    except OSError as error:
-        return _not_saved(path, error.strerror or str(error))
-    return None
+    reason = replace_own_file(path, state_json(state), sync=False)
+    return None if reason is None else _not_saved(path, reason)
 
 
 def _not_saved(path: Path, reason: str) -> str:

@@ -14,7 +14,6 @@ import hashlib
 import json
 import os
 import stat
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 from ..basics.json_read import kind_of, loads, read_regular
 from ..basics.xdg import state_folder
 from ..views.dismissals import Dismissal, Dismissed
+from .own_files import replace_own_file
 
 FOLDER = "dismissed-pairs"
 VERSION = 1
@@ -132,30 +132,8 @@ def file_bytes(root: Path, dismissals: Iterable[Dismissal]) -> bytes:
 def save(path: Path, root: Path, dismissals: Iterable[Dismissal]) -> str | None:
     """Replace the file atomically; the reason when it could not (None when it did). Never over
     a link, pipe or folder in its place."""
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        pass
-    except OSError as error:
-        return _not_saved(path, error.strerror or str(error))
-    else:
-        if not stat.S_ISREG(info.st_mode):
-            return _not_saved(path, f"it is {kind_of(info.st_mode)}, not a plain file")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(file_bytes(root, dismissals))
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temp, path)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
-    except OSError as error:
-        return _not_saved(path, error.strerror or str(error))
-    return None
+    reason = replace_own_file(path, file_bytes(root, dismissals), sync=True)
+    return None if reason is None else _not_saved(path, reason)
 
 
 def _not_saved(path: Path, reason: str) -> str:
