@@ -181,12 +181,23 @@ class WorkerGate:
 
 async def taken_in(pilot) -> None:
     """Until the app, and the widgets of the screen it shows, have handled every message sent so
-    far (a key forwarded to a widget is handled in the widget's own queue)."""
+    far (a key forwarded to a widget is handled in the widget's own queue), and no key is held
+    back behind one that moves focus (ui/key_burst.py replays those once its action has run: a
+    key replayed after the gate opened would meet the workers at a moment the clock chose)."""
     app = pilot.app
-    taken = asyncio.Event()
-    app.call_later(taken.set)
-    await asyncio.wait_for(taken.wait(), WITHIN)
-    await pilot._wait_for_screen(WITHIN)
+
+    async def handled() -> None:
+        taken = asyncio.Event()
+        app.call_later(taken.set)
+        await asyncio.wait_for(taken.wait(), WITHIN)
+        await pilot._wait_for_screen(WITHIN)
+
+    await handled()
+    deadline = asyncio.get_running_loop().time() + WITHIN
+    while getattr(app, "holding_keys", False):
+        assert asyncio.get_running_loop().time() < deadline, "keys held back for good"
+        await asyncio.sleep(0.005)
+        await handled()
 
 
 async def mash(pilot, keys: list[str], gate: WorkerGate | None = None) -> None:

@@ -14,18 +14,15 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
-from ..core.views import health
-from ..core.views.bootstrap import Signals, UnknownProject
-from ..core.views.bootstrap import plan as bootstrap_plan
-from ..core.views.health import HealthReport
-from ..core.views.meaning import SimilarPair, Unavailable
-from ..core.views.meaning.analysis import analyse_if
-from ..core.writing import dismissed_pairs
 from .messages import while_shown
 from .workers import background
 
+# The report's checks, the bootstrap planner and the meaning engine load with the first report,
+# after the first frame (tests/unit/test_startup_imports.py).
 if TYPE_CHECKING:
+    from ..core.views.health import HealthReport
     from ..core.views.indexes import DriftReport
+    from ..core.views.meaning import SimilarPair, Unavailable
     from ..core.writing.curator import Curator
     from ..settings import Settings
     from .host import Host
@@ -48,6 +45,8 @@ class HealthChecked(Message):
 
 def meaning_pairs(curator: Curator, settings: Settings) -> tuple[SimilarPair, ...] | Unavailable:
     """The pairs the meaning engine finds in the curator's tree, or why it finds none."""
+    from ..core.views.meaning.analysis import analyse_if
+
     return analyse_if(settings.meaning, curator.tree.memories, curator.store.catalog())
 
 
@@ -59,6 +58,11 @@ def report_of(
 ) -> HealthReport:
     """Every check over the curator's tree; safe in a thread (it reads the records and files).
     `pairs`: the meaning engine's, when the caller has them already (None: found here)."""
+    from ..core.views import health
+    from ..core.views.bootstrap import Signals, UnknownProject
+    from ..core.views.bootstrap import plan as bootstrap_plan
+    from ..core.writing import dismissed_pairs
+
     tree, today = curator.tree, curator.store.today()
     try:
         planned = bootstrap_plan(tree, Signals(), today, settings.bootstrap_budget)

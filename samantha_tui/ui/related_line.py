@@ -10,7 +10,6 @@ from rich.text import Text
 
 from ..core.basics.model import Memory
 from ..core.views.meaning import Related, Unavailable
-from ..core.views.meaning.analysis import related_if
 from .visible_text import shown
 
 if TYPE_CHECKING:
@@ -19,6 +18,8 @@ if TYPE_CHECKING:
 
 def related_of(host: Host, memory: Memory) -> tuple[Related, ...] | Unavailable:
     """The memories closest to `memory` (any thread: it reads records and the catalog)."""
+    from ..core.views.meaning.analysis import related_if  # with the first preview, not before
+
     curator = host.curator
     return related_if(
         host.settings.meaning, memory.path, curator.tree.memories, curator.store.catalog()

@@ -47,8 +47,13 @@ LATER = (
     "samantha_tui.core.views.bootstrap",
     "samantha_tui.core.reading.subconscious",
     "samantha_tui.core.reading.watch",
+    "samantha_tui.core.views.health",
+    "samantha_tui.core.views.meaning.analysis",
+    "samantha_tui.core.writing.dismissed_pairs",
     "watchfiles",
     "rapidfuzz",
+    "numpy",
+    "wordllama",
 )
 
 # Drawn in the first frame: if these are missing the probe itself is broken.
