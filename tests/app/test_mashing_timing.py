@@ -61,7 +61,7 @@ async def test_the_same_seed_gives_the_same_screens_and_changes_after_every_burs
     second = await one_run(write_demo(tmp_path / "second", TODAY), monkeypatch)
     assert len(first.trace) == KEYS // BATCH
     for burst, (one, other) in enumerate(zip(first.trace, second.trace, strict=True)):
-        assert one == other, f"burst {burst} ended differently\nONE {one}\nTWO {other}"
+        assert one == other, f"burst {burst} ended differently:\nfirst  {one}\nsecond {other}"
     # A comparison worth making: the keys went to more than the list, and changed something.
     assert len({stack for stack, _ in first.trace}) > 1, first.trace
     assert first.trace[-1][1], "no change was applied"
