@@ -33,6 +33,29 @@ def measure(size: int = SIZE) -> dict[str, float]:
 
 
 def _measure(size: int, workdir: Path) -> dict[str, float]:
+    from .generate import generate
+    from .realistic import generate_realistic
+
+    figures = _corpus(generate(workdir / "tree", size, dt.date.today()), with_labelled=True)
+    realistic = workdir / "realistic"
+    generate_realistic(realistic, size, dt.date.today())
+    figures.update(
+        {f"realistic_{k}": v for k, v in _corpus(realistic, with_labelled=False).items()}
+    )
+    return figures
+
+
+def _cosines(matrix: object) -> tuple[float, float, float]:
+    """Median, 95th and 99th percentile of the pairwise cosines (of the first 2,000 rows)."""
+    import numpy as np
+
+    rows = np.asarray(matrix)[:2000]
+    cosines = (rows @ rows.T)[np.triu_indices(len(rows), 1)]
+    median, high, top = np.percentile(cosines, [50, 95, 99])
+    return float(median), float(high), float(top)
+
+
+def _corpus(root: Path, with_labelled: bool) -> dict[str, float]:
     import numpy as np
 
     from samantha_tui.core.views.meaning import CONFLICT, DUPLICATE, pairs
@@ -43,9 +66,8 @@ def _measure(size: int, workdir: Path) -> dict[str, float]:
     from tests.unit import meaning_labelled_long
     from tests.unit.meaning_labelled import scores, verdicts
 
-    from .generate import generate
+    from .realistic import planted
 
-    root = generate(workdir / "tree", size, dt.date.today())
     store = Store(root, dt.date.today)
     store.scan()
     start = time.perf_counter()
@@ -84,12 +106,20 @@ def _measure(size: int, workdir: Path) -> dict[str, float]:
         "duplicates": float(sum(p.verdict == DUPLICATE for p in found)),
         "conflicts": float(sum(p.verdict == CONFLICT for p in found)),
     }
+    median, high, top = _cosines(vectors.matrix)
+    figures.update({"cosine_median": median, "cosine_p95": high, "cosine_p99": top})
+    names = {frozenset(Path(p).name for p in (q.first, q.second)): q.verdict for q in found}
+    for kind, verdict in (("paraphrase", DUPLICATE), ("contradiction", CONFLICT)):
+        plants = planted(root)[kind]
+        figures[f"planted_{kind}s"] = float(len(plants))
+        figures[f"planted_{kind}s_found"] = float(sum(names.get(p) == verdict for p in plants))
     figures["embed_reference_ratio"] = figures["embed_s"] / reference
     figures["pairs_reference_ratio"] = figures["pairs_s"] / reference
-    figures.update(scores(verdicts(engine)))
-    long_set = scores(verdicts(engine, meaning_labelled_long.GROUPS))
-    figures.update({f"long_{name}": value for name, value in long_set.items()})
     store.close()
+    if with_labelled:
+        figures.update(scores(verdicts(engine)))
+        long_set = scores(verdicts(engine, meaning_labelled_long.GROUPS))
+        figures.update({f"long_{name}": value for name, value in long_set.items()})
     return {key: round(value, 4) for key, value in figures.items()}
 
 
@@ -106,7 +136,17 @@ def describe(figures: dict[str, float]) -> str:
         f"{figures['conflict_recall']:.2f}; long set: duplicates "
         f"{figures['long_duplicate_precision']:.2f} / {figures['long_duplicate_recall']:.2f}, "
         f"conflicts {figures['long_conflict_precision']:.2f} / "
-        f"{figures['long_conflict_recall']:.2f}"
+        f"{figures['long_conflict_recall']:.2f}; realistic tree: embed "
+        f"{figures['realistic_embed_s']:.3f} s, pairs {figures['realistic_pairs_s']:.3f} s "
+        f"(reference {figures['realistic_reference_product_s']:.3f} s; "
+        f"{figures['realistic_duplicates']:.0f} duplicates, "
+        f"{figures['realistic_conflicts']:.0f} conflicts; planted found: "
+        f"{figures['realistic_planted_paraphrases_found']:.0f}/"
+        f"{figures['realistic_planted_paraphrases']:.0f} paraphrases, "
+        f"{figures['realistic_planted_contradictions_found']:.0f}/"
+        f"{figures['realistic_planted_contradictions']:.0f} contradictions; cosines median "
+        f"{figures['realistic_cosine_median']:.2f}, p95 {figures['realistic_cosine_p95']:.2f}, "
+        f"p99 {figures['realistic_cosine_p99']:.2f})"
     )
 
 

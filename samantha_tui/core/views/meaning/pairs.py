@@ -86,15 +86,32 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
         block = matrix[start : start + BLOCK] @ matrix.T  # (rows, count)
         rows = np.arange(block.shape[0])
         block[rows, rows + start] = -1.0  # never a memory with itself
-        if keep < count - 1:
-            top = np.argpartition(-block, keep, axis=1)[:, :keep]
-        else:
-            top = np.broadcast_to(np.arange(count), (block.shape[0], count))
-        scores = np.take_along_axis(block, top, axis=1)
-        for row, column in zip(*np.nonzero(scores >= CANDIDATE_MEANING), strict=True):
-            i, j = start + int(row), int(top[row, column])
-            if i != j:
-                found[(min(i, j), max(i, j))] = float(scores[row, column])
+        passing = block >= CANDIDATE_MEANING
+        counts = np.count_nonzero(passing, axis=1)
+        # A row with at most `keep` cosines past the threshold keeps them all (its closest
+        # `keep` hold every one of them); only the others need their closest chosen.
+        few = np.flatnonzero((counts > 0) & (counts <= keep))
+        many = np.flatnonzero(counts > keep)
+        hit_rows, hit_columns = np.nonzero(passing[few])
+        chosen_rows = [few[hit_rows]]
+        chosen_columns = [hit_columns]
+        if len(many):
+            crowded = block[many]
+            top = np.argpartition(-crowded, keep, axis=1)[:, :keep]
+            scores = np.take_along_axis(crowded, top, axis=1)
+            at_row, at_column = np.nonzero(scores >= CANDIDATE_MEANING)
+            chosen_rows.append(many[at_row])
+            chosen_columns.append(top[at_row, at_column])
+        # In row order, as a pair seen from both its rows keeps the cosine of the later one.
+        order = np.argsort(np.concatenate(chosen_rows), kind="stable")
+        found_rows = np.concatenate(chosen_rows)[order]
+        found_columns = np.concatenate(chosen_columns)[order]
+        meanings = block[found_rows, found_columns]
+        for row, column, meaning in zip(
+            (found_rows + start).tolist(), found_columns.tolist(), meanings.tolist(), strict=True
+        ):
+            if row != column:
+                found[(min(row, column), max(row, column))] = meaning
     texts: dict[int, tuple[str, str]] = {}
     claims: dict[int, Claims] = {}
 
