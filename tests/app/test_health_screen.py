@@ -18,7 +18,9 @@ from ..pilot import settle, until
 
 async def test_the_score_shows_and_h_then_f_goes_from_a_finding_to_its_fix(demo_root: Path) -> None:
     app = SamanthaApp(demo_root, lambda: TODAY)
-    async with app.run_test(size=(140, 36)) as pilot:
+    # Wide enough for the whole line: on a narrower one the score gives way before the root,
+    # and the tree's root is a long temporary path here.
+    async with app.run_test(size=(260, 36)) as pilot:
         await settle(pilot)
         report = app.health_report
         assert report is not None and report.findings, "the demo has something to fix"
