@@ -164,3 +164,35 @@ def test_a_record_without_a_digest_is_kept_by_its_text(digest: str) -> None:
     engine, cache = Counting(), MemoryVectors()
     vectors_for([memory], engine, cache)
     assert vectors_for([memory], engine, cache).embedded == 0
+
+
+class CountingCache(MemoryVectors):
+    """A catalog stand-in that counts the digests asked of it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = 0
+
+    def vectors(self, model: str, digests, width: int) -> dict[str, bytes]:
+        wanted = list(digests)
+        self.asked += len(wanted)
+        return super().vectors(model, wanted, width)
+
+
+def test_the_memory_shown_next_reads_no_vector_from_the_catalog_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The preview asks for the memories related to each one it shows: the vectors read from
+    the catalog (or kept in it) once are this process's from then on."""
+    from samantha_tui.core.views.meaning import vectors as vectors_module
+    from samantha_tui.core.views.meaning.analysis import related_to
+
+    monkeypatch.setattr(vectors_module, "PROCESS_VECTORS", MemoryVectors())
+    store = scanned(tmp_path)
+    back = CountingCache()
+    first, second = list(FILES)[:2]
+    related_to(first, store.tree.memories, back)
+    asked = back.asked
+    related_to(second, store.tree.memories, back)
+    assert asked == len(FILES), "the first call looks every memory up in the catalog"
+    assert back.asked == asked, "the second reads nothing from it"

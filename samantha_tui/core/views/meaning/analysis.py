@@ -14,7 +14,7 @@ from . import Related, SimilarPair, Unavailable
 from .model import load_engine
 from .pairs import comparable, similar_pairs
 from .related import related
-from .vectors import VectorCache, vectors_for
+from .vectors import InFrontOf, VectorCache, vectors_for
 
 
 def analyse(
@@ -27,7 +27,7 @@ def analyse(
     if isinstance(engine, Unavailable):
         return engine
     chosen = comparable(memories)
-    return similar_pairs(chosen, vectors_for(chosen, engine, cache))
+    return similar_pairs(chosen, vectors_for(chosen, engine, _in_front(cache)))
 
 
 TURNED_OFF = "turned off in the settings (meaning.enabled = false)"
@@ -53,7 +53,7 @@ def related_to(
     chosen = comparable(memories)
     if all(memory.path != path for memory in chosen):
         return ()
-    return related(path, vectors_for(chosen, engine, cache), k)
+    return related(path, vectors_for(chosen, engine, _in_front(cache)), k)
 
 
 def related_if(
@@ -61,3 +61,9 @@ def related_if(
 ) -> tuple[Related, ...] | Unavailable:
     """`related_to`, or why not when the settings turned comparing by meaning off."""
     return related_to(path, memories, cache) if enabled else Unavailable(TURNED_OFF)
+
+
+def _in_front(cache: VectorCache | None) -> VectorCache | None:
+    """The catalog behind this process's vectors (None: the process's own, as vectors_for
+    takes them)."""
+    return None if cache is None else InFrontOf(cache)

@@ -55,6 +55,31 @@ PROCESS_VECTORS = MemoryVectors()
 """The cache of callers that give none: a process embeds a file's content once."""
 
 
+class InFrontOf:
+    """`back` (the tree's catalog) with this process's vectors in front: a vector read from it
+    or kept in it once is not read from its database again. The preview and the reader ask for
+    every memory's vector at each memory they show; at 10,000 memories that read is a tenth of a
+    second. Keyed by content and model, as the catalog is, so what is in front is never stale."""
+
+    def __init__(self, back: VectorCache, front: MemoryVectors | None = None) -> None:
+        self._back = back
+        self._front = PROCESS_VECTORS if front is None else front
+
+    def vectors(self, model: str, digests: Iterable[str], width: int) -> dict[str, bytes]:
+        wanted = list(digests)
+        found = self._front.vectors(model, wanted, width)
+        rest = [digest for digest in wanted if digest not in found]
+        if rest:
+            read = self._back.vectors(model, rest, width)
+            self._front.keep_vectors(model, read)
+            found.update(read)
+        return found
+
+    def keep_vectors(self, model: str, vectors: Mapping[str, bytes]) -> None:
+        self._back.keep_vectors(model, vectors)
+        self._front.keep_vectors(model, vectors)
+
+
 @dataclass(frozen=True)
 class Vectors:
     """One row of `matrix` per memory, in the order given: `paths[i]` has row i."""
