@@ -13,7 +13,7 @@ from samantha_tui.core.views.meaning.pairs import comparable, similar_pairs
 from samantha_tui.core.views.meaning.polarity import claims_of
 from samantha_tui.core.views.meaning.related import related
 from samantha_tui.core.views.meaning.text import MAX_CHARS, embedding_text, texts_of
-from samantha_tui.core.views.meaning.vectors import Vectors, vectors_for
+from samantha_tui.core.views.meaning.vectors import Vectors, vectors_for, words_of
 
 from ..conftest import LT, ST, TASKS
 
@@ -89,7 +89,8 @@ def test_blocked_products_find_what_the_whole_matrix_does() -> None:
     matrix = np.vstack([base, twins])
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
     memories = [note(f"{ST}/m{i:03}.md", f"m{i}", "x") for i in range(80)]
-    vectors = Vectors(tuple(m.path for m in memories), tuple("" for _ in memories), matrix)
+    words = np.array([words_of(embedding_text(m)) for m in memories])
+    vectors = Vectors(tuple(m.path for m in memories), tuple("" for _ in memories), matrix, words)
     expected = {
         frozenset((memories[i].path, memories[j].path))
         for i in range(80)

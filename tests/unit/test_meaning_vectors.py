@@ -12,7 +12,8 @@ import pytest
 
 from samantha_tui.core.reading.catalog import Catalog
 from samantha_tui.core.views.meaning.model import Engine, load_engine
-from samantha_tui.core.views.meaning.vectors import MemoryVectors, vectors_for
+from samantha_tui.core.views.meaning.text import embedding_text
+from samantha_tui.core.views.meaning.vectors import WIDTH, MemoryVectors, vectors_for, words_of
 from samantha_tui.core.writing.store import Store
 
 from ..conftest import ST, TODAY, make_tree
@@ -118,7 +119,7 @@ def test_an_older_catalog_without_the_table_gains_it_and_keeps_its_records(
     assert reopened.notice is None  # not rebuilt: the records are still there
     assert len(reopened.digests()) == 3
     digests = [m.digest for m in store.tree.memories]
-    assert set(reopened.vectors(engine.name, digests, 1024)) == set(digests)
+    assert set(reopened.vectors(engine.name, digests, WIDTH)) == set(digests)
     reopened.close()
 
 
@@ -139,6 +140,27 @@ def test_vectors_of_files_gone_are_dropped_and_a_damaged_vector_is_embedded_agai
     with sqlite3.connect(database) as db:
         kept = {d for (d,) in db.execute("SELECT digest FROM vectors")}
     assert kept == {m.digest for m in store.tree.memories}
+
+
+def test_each_vector_keeps_its_texts_word_count_and_a_row_kept_without_one_is_embedded_again(
+    tmp_path: Path,
+) -> None:
+    """The pass's thresholds depend on the words of each text; they are kept with the vector,
+    so a pass over vectors from the catalog makes no text to count them."""
+    store = scanned(tmp_path)
+    engine = Counting()
+    first = vectors_for(store.tree.memories, engine, store.catalog())
+    expected = [words_of(embedding_text(m)) for m in store.tree.memories]
+    assert first.words.tolist() == expected and min(expected) > 3
+    kept = vectors_for(store.tree.memories, engine, store.catalog())
+    assert kept.embedded == 0 and kept.words.tolist() == expected
+    database = store.catalog().file
+    assert database is not None
+    with sqlite3.connect(database) as db:  # a row as kept before the count was: the vector only
+        db.execute("UPDATE vectors SET vector = substr(vector, 1, 1024)")
+    again = vectors_for(store.tree.memories, engine, store.catalog())
+    assert again.embedded == 3 and again.words.tolist() == expected
+    assert np.array_equal(again.matrix, first.matrix)
 
 
 def test_a_locked_catalog_costs_only_embedding_again(tmp_path: Path) -> None:

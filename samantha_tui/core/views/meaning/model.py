@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Protocol
 
 from . import Unavailable
@@ -67,16 +68,21 @@ class Engine:
         if not texts:
             return out
         split = [text[:MAX_CHARS_PER_TEXT].split() for text in texts]
-        distinct = sorted({word for words in split for word in words}, key=lambda w: (len(w), w))
-        words = {word: row for row, word in enumerate(distinct)}
+        # Each distinct word once, by length: the tokenizer pads a batch to its longest word.
+        distinct = sorted(dict.fromkeys(chain.from_iterable(split)), key=len)
+        words = dict(zip(distinct, range(len(distinct)), strict=True))
         with self._lock:
             table = self._word_vectors(distinct)
-        for row, text_words in enumerate(split):
-            if text_words:
-                ids = np.fromiter(
-                    (words[w] for w in text_words), dtype=np.intp, count=len(text_words)
-                )
-                out[row] = table[ids].sum(axis=0)
+        counts = np.fromiter(map(len, split), dtype=np.intp, count=len(split))
+        ids = np.fromiter(
+            map(words.__getitem__, chain.from_iterable(split)), dtype=np.intp, count=counts.sum()
+        )
+        # One lookup of every word of every text (map, not a Python loop per word), then each
+        # text's rows summed on their own: per text, numpy's sum beats a reduceat of them all.
+        ends = np.cumsum(counts).tolist()
+        for row, (end, count) in enumerate(zip(ends, counts.tolist(), strict=True)):
+            if count:
+                out[row] = table[ids[end - count : end]].sum(axis=0)
         lengths = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, lengths, out=out, where=lengths > 0)
         return out

@@ -21,14 +21,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import TYPE_CHECKING
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from ...basics.model import Memory
 from . import CONFLICT, DUPLICATE, SimilarPair
 from .polarity import Claims, claims_of, cues_between
 from .text import texts_of
 from .vectors import Vectors
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 DUPLICATE_MEANING = 0.75
 """Cosine at which two memories say the same thing whatever their wording."""
@@ -78,7 +83,8 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
     chosen = [m for m in comparable(memories) if m.path in vectors.row_of]
     if len(chosen) < 2:
         return ()
-    matrix = vectors.matrix[[vectors.row_of[m.path] for m in chosen]]
+    at = [vectors.row_of[m.path] for m in chosen]
+    matrix, words = vectors.matrix[at], vectors.words[at]
     found: dict[tuple[int, int], float] = {}
     count = len(chosen)
     keep = min(PER_MEMORY, count - 1)
@@ -86,32 +92,20 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
         block = matrix[start : start + BLOCK] @ matrix.T  # (rows, count)
         rows = np.arange(block.shape[0])
         block[rows, rows + start] = -1.0  # never a memory with itself
-        passing = block >= CANDIDATE_MEANING
-        counts = np.count_nonzero(passing, axis=1)
-        # A row with at most `keep` cosines past the threshold keeps them all (its closest
-        # `keep` hold every one of them); only the others need their closest chosen.
-        few = np.flatnonzero((counts > 0) & (counts <= keep))
-        many = np.flatnonzero(counts > keep)
-        hit_rows, hit_columns = np.nonzero(passing[few])
-        chosen_rows = [few[hit_rows]]
-        chosen_columns = [hit_columns]
-        if len(many):
-            crowded = block[many]
-            top = np.argpartition(-crowded, keep, axis=1)[:, :keep]
-            scores = np.take_along_axis(crowded, top, axis=1)
-            at_row, at_column = np.nonzero(scores >= CANDIDATE_MEANING)
-            chosen_rows.append(many[at_row])
-            chosen_columns.append(top[at_row, at_column])
-        # In row order, as a pair seen from both its rows keeps the cosine of the later one.
-        order = np.argsort(np.concatenate(chosen_rows), kind="stable")
-        found_rows = np.concatenate(chosen_rows)[order]
-        found_columns = np.concatenate(chosen_columns)[order]
+        found_rows, found_columns = _closest(block, keep)
         meanings = block[found_rows, found_columns]
+        found_rows = found_rows + start
+        # What no verdict could keep, by the pair's length, is set aside here, before any text
+        # is made: on a tree of one subject most candidates are long memories under LONG.
+        shorter = np.minimum(words[found_rows], words[found_columns])
+        worth = np.flatnonzero(meanings >= lowest_thresholds(shorter) - SLACK)
         for row, column, meaning in zip(
-            (found_rows + start).tolist(), found_columns.tolist(), meanings.tolist(), strict=True
+            found_rows[worth].tolist(),
+            found_columns[worth].tolist(),
+            meanings[worth].tolist(),
+            strict=True,
         ):
-            if row != column:
-                found[(min(row, column), max(row, column))] = meaning
+            found[(min(row, column), max(row, column))] = meaning
     texts: dict[int, tuple[str, str]] = {}
     claims: dict[int, Claims] = {}
 
@@ -126,8 +120,18 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
             claims[i] = claims_of(texts[i][1])
         return claims[i]
 
+    ordered = sorted(found.items())
+    if not ordered:
+        return ()
+    # Every pair's wording in one call, in rapidfuzz's own loop rather than one call a pair.
+    wordings = process.cpdist(
+        [text(i)[:WORDING_CHARS] for (i, _), _ in ordered],
+        [text(j)[:WORDING_CHARS] for (_, j), _ in ordered],
+        scorer=fuzz.token_set_ratio,
+        dtype=np.float64,  # as the scorer gives it: float32 would round it
+    ).tolist()
     pairs = []
-    for (i, j), meaning in sorted(found.items()):
+    for ((i, j), meaning), wording in zip(ordered, wordings, strict=True):
         pair = judge(
             chosen[i],
             chosen[j],
@@ -135,11 +139,62 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
             text(j),
             meaning,
             partial(_both, claimed, i, j),
+            float(wording),
         )
         if pair is not None:
             pairs.append(pair)
     pairs.sort(key=lambda p: (-round(p.meaning, 6), p.first, p.second))
     return tuple(pairs)
+
+
+SLACK = 1e-6
+"""A pair seen from its two rows has cosines that differ in float32's last bits: what is set
+aside is under its threshold by more than that, so the verdict is always judge()'s."""
+SPARSE = 0.125
+"""Share of a block's cells past CANDIDATE_MEANING over which each row's bar is raised to its
+`keep`-th best before the cells are sorted."""
+SAMPLE = 500
+"""Columns of a crowded block (about) from which each row's bar is raised."""
+
+
+def _closest(block: npt.NDArray[np.float32], keep: int) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, columns) of each row's closest `keep` cells at CANDIDATE_MEANING or more, in row
+    order (a row with at most `keep` such cells keeps them all). The best are chosen among the
+    passing cells alone. When most cells pass (a tree of one subject written again and again),
+    each row's bar is first raised to its `keep`-th best of a sample of its cells, so a few
+    cells a row are left to sort, not all."""
+    import numpy as np
+
+    passing = block >= CANDIDATE_MEANING
+    if np.count_nonzero(passing) > SPARSE * block.size:
+        # A row's `keep`-th best among some of its cells is at most its `keep`-th best of all:
+        # a bar that keeps all its best and few others, found from a sample of the columns.
+        step = max(1, block.shape[1] // SAMPLE)
+        kth = np.partition(block[:, ::step], -keep, axis=1)[:, -keep]
+        passing = block >= np.maximum(kth, CANDIDATE_MEANING)[:, None]
+    # Flat indices of the cells, by row then column (a third of a 2-D nonzero's time).
+    cells = np.flatnonzero(passing)
+    rows = cells // block.shape[1]
+    # By row, then best first (ties by column: the sort is stable); the first `keep` of each.
+    # One key of both, as a sort of one float64 key is several times a lexsort's speed: a
+    # cosine is within [-1, 1], so 4 × row keeps the rows apart.
+    order = np.argsort(rows * 4.0 - block.ravel()[cells], kind="stable")
+    cells, rows = cells[order], rows[order]
+    counts = np.bincount(rows, minlength=block.shape[0])
+    rank = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
+    best = rank < keep
+    return rows[best], cells[best] % block.shape[1]
+
+
+def lowest_thresholds(words: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """For pairs whose shorter text has `words` words, the lowest cosine any verdict of
+    verdict_of takes (thresholds(), for an array)."""
+    import numpy as np
+
+    share = np.clip((words - SHORT_WORDS) / (LONG_WORDS - SHORT_WORDS), 0.0, 1.0)
+    short = np.array((DUPLICATE_MEANING, CONFLICT_MEANING, DUPLICATE_WITH_WORDS[0]))
+    long = np.array(LONG)
+    return (short + share[:, None] * (long - short)).min(axis=1)
 
 
 def _both(claimed: Callable[[int], Claims], i: int, j: int) -> tuple[Claims, Claims]:
@@ -153,14 +208,17 @@ def judge(
     second_text: str,
     meaning: float,
     claims: Callable[[], tuple[Claims, Claims]] | None = None,
+    wording: float | None = None,
 ) -> SimilarPair | None:
     """The verdict on two memories `meaning` alike (first's path before second's), or None;
     `claims`, when given, gives those of the two texts (read once per memory by the caller,
-    and only for a pair close enough to be a conflict)."""
+    and only for a pair close enough to be a conflict); `wording`, when given, is their
+    wording (worked out here otherwise)."""
     meaning = max(0.0, min(1.0, meaning))
     if meaning < CANDIDATE_MEANING:
         return None
-    wording = float(fuzz.token_set_ratio(first_text[:WORDING_CHARS], second_text[:WORDING_CHARS]))
+    if wording is None:
+        wording = wording_of(first_text, second_text)
 
     def both() -> tuple[Claims, Claims]:
         if claims is not None:
@@ -182,6 +240,11 @@ def judge(
         first_digest=first.digest,
         second_digest=second.digest,
     )
+
+
+def wording_of(first_text: str, second_text: str) -> float:
+    """How alike two texts are in words, 0-100: rapidfuzz's token set ratio of their openings."""
+    return float(fuzz.token_set_ratio(first_text[:WORDING_CHARS], second_text[:WORDING_CHARS]))
 
 
 def verdict_of(

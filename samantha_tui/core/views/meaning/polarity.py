@@ -30,11 +30,14 @@ from dataclasses import dataclass
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
 _CONTRACTIONS = re.compile(r"\b(\w+)n't\b")
-_CLAUSE = re.compile(
-    r"[.;!?\n()]+(?:\s|$)|\s[-\u2013\u2014]+\s|\b(?:but|however|whereas|while|although)\b"
-)
-_COMMA = re.compile(r",\s*")
-_WORD = re.compile(r"[a-z0-9][a-z0-9+#_.-]*")
+_CLAUSE_MARKS = re.compile(r"[.;!?\n()]+(?:\s|$)|\s[-\u2013\u2014]+\s")
+_CLAUSE_WORDS = re.compile(r"\b(?:but|however|whereas|while|although)\b")
+"""A clause ends at a stop, a dash between spaces, or one of these words. The words are split
+on apart from the marks (the two never overlap, so it is the same cut) and only in a text that
+holds one: a search for them at every letter is most of the split's time."""
+_CLAUSE_WORD_HINTS = ("but", "however", "whereas", "while", "although")
+_WORD = re.compile(r"[a-z0-9](?:[a-z0-9+#_.-]*[a-z0-9+#])?")
+"""A word, without the dots, dashes and underscores that end it ("npm." is "npm")."""
 
 NEGATIONS = {
     "never": "never",
@@ -83,6 +86,8 @@ AFFIRMATIONS = {
 }
 """Markers of the kept side, and how a cue names it (the first of a run: "always use" is
 "always")."""
+MARKERS = frozenset(NEGATIONS) | frozenset(AFFIRMATIONS)
+NO_CLAUSE: frozenset[str] = frozenset()
 _OPPOSITE = {"never": "always", "disable": "enable", "off": "on"}
 """Negations with a natural counterpart named on the other side when that side has no word."""
 LIGHT = frozenset(
@@ -113,11 +118,15 @@ COMMON = frozenset(
 """Very common words, never a term: "after a rebase" and "no `5xx`, because" are about nothing
 a memory could hold both ways."""
 _NUMBER = re.compile(r"(?<![\w.-])v?(\d+(?:\.\d+){0,3})(?!\w|-\d|\.\d)")
-_KEY_BEFORE = re.compile(
-    # `timeout: 30`, `pool_size = 10`, `the timeout is 60`, `set it to 30`: any number;
-    # `Node 18`, `python 3.11`, `Go 1.21`: a version (see _VERSION_DIGITS).
-    r"([a-z][a-z0-9_.-]*)(\s*[:=]\s*|\s+(?:is|of|to|at)\s+|\s+)$"
-)
+KEY_BEFORE = r"([a-z][a-z0-9_.-]*)(\s*[:=]\s*|\s+(?:is|of|to|at)\s+|\s+)$"
+"""What stands before a number that names what it is the value of, read back from the number:
+`timeout: 30`, `pool_size = 10`, `the timeout is 60`, `set it to 30`: any number; `Node 18`,
+`python 3.11`, `Go 1.21`: a version (see _VERSION_DIGITS)."""
+_KEY_BEFORE_REVERSED = re.compile(r"(\s*[:=]\s*|\s+(?:si|fo|ot|ta)\s+|\s+)([a-z0-9_.-]*[a-z])")
+"""KEY_BEFORE spelled backwards, matched at the number on the text reversed: one attempt where
+a search back tries every start in the window (a test holds the two to the same answers)."""
+KEY_WINDOW = 40
+"""Characters before a number in which its key is looked for."""
 _VERSION_DIGITS = 3
 """A number after a bare name is a version only with at most this many digits before any dot:
 `Note 2106` and `since 2024` are an id and a year."""
@@ -144,7 +153,8 @@ class Claims:
 
 def claims_of(text: str) -> Claims:
     normalised = _normalised(text)
-    return Claims(_terms(normalised), _settings(normalised), normalised.count(" ") + 1)
+    words = normalised.count(" ") + 1
+    return Claims(_terms(normalised, words <= BARE_WORDS), _settings(normalised), words)
 
 
 def cues_between(first: Claims, second: Claims) -> tuple[str, ...]:
@@ -166,22 +176,26 @@ def _normalised(text: str) -> str:
     text = text.translate(_APOSTROPHES).lower()
     for phrase, word in _PHRASES.items():
         text = text.replace(phrase, word)
-    return _CONTRACTIONS.sub(r"\1 not", text)
+    return _CONTRACTIONS.sub(r"\1 not", text) if "n't" in text else text
 
 
 def _clauses(text: str) -> Iterable[list[str]]:
     """The clauses of a normalised text, each as its words."""
-    for sentence in _CLAUSE.split(text):
-        if not sentence:
+    sentences = _CLAUSE_MARKS.split(text)
+    if any(word in text for word in _CLAUSE_WORD_HINTS):
+        sentences = [part for sentence in sentences for part in _CLAUSE_WORDS.split(sentence)]
+    for sentence in sentences:
+        if "," not in sentence:
+            words = _WORD.findall(sentence)
+            if words:
+                yield words
             continue
         # A comma starts a clause of its own only where what follows says its own polarity
         # ("use pnpm, never npm"); elsewhere it lists ("don't use npm, yarn or bun").
-        pieces = _COMMA.split(sentence)
         current: list[str] = []
-        for piece in pieces:
-            words = [w.strip(".-_") for w in _WORD.findall(piece)]
-            words = [w for w in words if w]
-            if current and words and (words[0] in NEGATIONS or words[0] in AFFIRMATIONS):
+        for piece in sentence.split(","):
+            words = _WORD.findall(piece)
+            if current and words and words[0] in MARKERS:
                 yield current
                 current = []
             current += words
@@ -189,19 +203,23 @@ def _clauses(text: str) -> Iterable[list[str]]:
             yield current
 
 
-def _terms(text: str) -> Said:
-    """What a normalised text keeps and rules out, each claim with the terms of its clause."""
+def _terms(text: str, short: bool = True) -> Said:
+    """What a normalised text keeps and rules out, each claim with the terms of its clause.
+    `short`: the text has at most BARE_WORDS words. A longer one's bare claims oppose nothing,
+    and the terms of a clause are compared only between bare claims and the negations they
+    mirror (cues_between), so for it neither is noted: its clauses without a marker are passed
+    over unread (most of a long memory), and its claims carry no clause."""
     if len(_STEMS) > STEMS_KEPT:
         _STEMS.clear()
     said: Said = {}
     for words in _clauses(text):
-        cut = next((i for i, word in enumerate(words) if word in CONDITIONS), None)
-        words = words if cut is None else words[:cut]
-        if not words:
+        if not CONDITIONS.isdisjoint(words):
+            words = words[: next(i for i, word in enumerate(words) if word in CONDITIONS)]
+        if not words or not (short or not MARKERS.isdisjoint(words)):
             continue
         stems = [_stem_of(word) for word in words]
-        clause = frozenset(stem for stem in stems if stem)
-        if not clause:
+        clause = frozenset(stem for stem in stems if stem) if short else NO_CLAUSE
+        if short and not clause:
             continue
         marked = False
         at = 0
@@ -371,17 +389,22 @@ def _settings(text: str) -> dict[str, set[str]]:
     a normalised text: each number, and what stands just before it."""
     found: dict[str, set[str]] = {}
     for number in _NUMBER.finditer(text):
-        start = number.start()
-        before = _KEY_BEFORE.search(text, max(0, start - 40), start)
+        before = key_before(text, number.start())
         if before is None:
             continue
-        key, joint = before.group(1).strip(".-_"), before.group(2)
+        key, joint = before[0].strip(".-_"), before[1]
         value = number.group(1)
         if not joint.strip() and len(value.split(".")[0]) > _VERSION_DIGITS:
             continue
         if key and key not in _NOT_KEYS and not key[0].isdigit():
             found.setdefault(key, set()).add(value)
     return found
+
+
+def key_before(text: str, end: int) -> tuple[str, str] | None:
+    """(key, joint) of KEY_BEFORE ending at `end`, within KEY_WINDOW characters, or None."""
+    found = _KEY_BEFORE_REVERSED.match(text[max(0, end - KEY_WINDOW) : end][::-1])
+    return None if found is None else (found.group(2)[::-1], found.group(1)[::-1])
 
 
 def _value_cues(first: dict[str, set[str]], second: dict[str, set[str]]) -> list[str]:

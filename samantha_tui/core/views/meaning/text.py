@@ -11,6 +11,7 @@ long tail would only dilute it, and the model pads a batch to its longest text.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ...basics.model import Memory
 
@@ -22,29 +23,36 @@ _TAG = re.compile(r"<[^>\n]{1,200}>")
 _TABLE_RULE = re.compile(r"^[ \t]*\|?[ \t:|-]+\|[ \t:|-]*$", re.MULTILINE)
 _LINE_MARKS = re.compile(r"^[ \t]*(?:#{1,6}|>|[-*+]|\d+[.)])[ \t]+", re.MULTILINE)
 _RULE = re.compile(r"^[ \t]*[-=]{3,}[ \t]*$", re.MULTILINE)
-_INLINE_MARKS = str.maketrans(dict.fromkeys("*`|", " "))
+_RULE_PAIRS = ("--", "==", "-=", "=-")
+_INLINE_MARKS = "*`|"
 
 
 def embedding_text(memory: Memory) -> str:
     """The words of `memory` the model is given, at most MAX_CHARS characters."""
-    return texts_of(memory)[0]
+    named = _prose(_without_title(memory.body, memory.title))
+    return _joined(memory.title, memory.topics, _spaced(named))
 
 
 def texts_of(memory: Memory) -> tuple[str, str]:
     """The embedding text of `memory`, and the text its claims are read from (polarity.py):
     the same words, but for names with underscores kept whole (`clock_skew_seconds: 30` is a
     setting; "clock skew seconds" is three words). The Markdown is read once for both."""
-    body = _without_title(memory.body, memory.title)
-    named = _prose(body)
-    topics = " ".join(memory.topics)
-    return _joined(memory.title, topics, " ".join(named.replace("_", " ").split())), _joined(
-        memory.title, topics, named
+    named = _prose(_without_title(memory.body, memory.title))
+    return _joined(memory.title, memory.topics, _spaced(named)), _joined(
+        memory.title, memory.topics, named
     )
 
 
-def _joined(title: str, topics: str, body: str) -> str:
-    parts = [title, topics, body]
-    return " ".join(" . ".join(part for part in parts if part.strip()).split())[:MAX_CHARS]
+def _spaced(named: str) -> str:
+    """Single-spaced prose with its underscores read as spaces."""
+    return " ".join(named.replace("_", " ").split()) if "_" in named else named
+
+
+def _joined(title: str, topics: Sequence[str], body: str) -> str:
+    """Title, topics and `body` (single-spaced already: _prose made it so), each single-spaced,
+    joined by " . ", cut at MAX_CHARS."""
+    parts = (" ".join(title.split()), " ".join(" ".join(topics).split()), body)
+    return " . ".join(part for part in parts if part)[:MAX_CHARS]
 
 
 def prose(markdown: str) -> str:
@@ -55,12 +63,19 @@ def prose(markdown: str) -> str:
 def _prose(markdown: str) -> str:
     """prose(), but for underscores, kept."""
     # Twice what is kept: enough for what the marks and code blocks take out.
-    text = _FENCE.sub(" ", markdown[: MAX_CHARS * 2])
+    text = markdown[: MAX_CHARS * 2]
+    text = _FENCE.sub(" ", text) if "```" in text or "~~~" in text else text
     text = _LINK.sub(r"\1", text) if "](" in text else text
     text = _TAG.sub(" ", text) if "<" in text else text
     text = _TABLE_RULE.sub(" ", text) if "|" in text else text
-    text = _RULE.sub(" ", _LINE_MARKS.sub(" ", text))
-    return " ".join(text.translate(_INLINE_MARKS).split())
+    text = _LINE_MARKS.sub(" ", text)
+    # A rule is three or more of - and =: a text without two of them side by side has none.
+    if any(pair in text for pair in _RULE_PAIRS):
+        text = _RULE.sub(" ", text)
+    for mark in _INLINE_MARKS:  # a replace per mark is several times a translate's speed
+        if mark in text:
+            text = text.replace(mark, " ")
+    return " ".join(text.split())
 
 
 def _without_title(body: str, title: str) -> str:

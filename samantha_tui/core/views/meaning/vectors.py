@@ -2,7 +2,9 @@
 
 A vector is kept under the file's digest and the model's name (the catalog's `vectors` table, or
 a process's memory), so only memories whose bytes the cache has not seen are embedded; a batch of
-those is one call to the engine.
+those is one call to the engine. With each vector is kept the number of words of the text it was
+embedded from: the pass's thresholds depend on it (pairs.py), and knowing it lets the pass set
+aside most candidates without making their texts again.
 """
 
 from __future__ import annotations
@@ -22,8 +24,10 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-WIDTH = DIMENSION * 4
-"""Bytes of one float32 vector."""
+WIDTH = (DIMENSION + 1) * 4
+"""Bytes kept per memory: its float32 vector, then its text's word count as one more float32
+(exact to 16 million). A row of another width (the vector alone, as kept before the count was)
+is not read, so that memory is embedded again and its row replaced."""
 
 
 class VectorCache(Protocol):
@@ -88,6 +92,8 @@ class Vectors:
     digests: tuple[str, ...]
     matrix: npt.NDArray[np.float32]
     """(n, DIMENSION) float32, each row of length 1 (or 0 for a memory with no words)."""
+    words: npt.NDArray[np.int64]
+    """(n,): how many words each memory's embedded text has (text.py; spaces plus one)."""
     embedded: int = 0
     """How many of them were embedded by this call (the others came from the cache)."""
 
@@ -129,14 +135,23 @@ def vectors_for(
             missing[key] = texts[key] if key in texts else embedding_text(memory)
     fresh: dict[str, bytes] = {}
     if missing:
-        embedded = engine.embed(list(missing.values()))
-        fresh = {key: embedded[row].astype(np.float32).tobytes() for row, key in enumerate(missing)}
+        rows = np.empty((len(missing), DIMENSION + 1), dtype=np.float32)
+        rows[:, :DIMENSION] = engine.embed(list(missing.values()))
+        rows[:, DIMENSION] = [words_of(text) for text in missing.values()]
+        fresh = {key: rows[row].tobytes() for row, key in enumerate(missing)}
         cache.keep_vectors(engine.name, fresh)
     found = {**kept, **fresh}
-    matrix = np.frombuffer(b"".join(found[key] for key in keys), dtype=np.float32)
+    table = np.frombuffer(b"".join(found[key] for key in keys), dtype=np.float32)
+    table = table.reshape(len(keys), DIMENSION + 1)
     return Vectors(
         paths=tuple(memory.path for memory in memories),
         digests=tuple(memory.digest for memory in memories),
-        matrix=matrix.reshape(len(keys), DIMENSION).copy(),
+        matrix=np.ascontiguousarray(table[:, :DIMENSION]),
+        words=table[:, DIMENSION].astype(np.int64),
         embedded=len(missing),
     )
+
+
+def words_of(text: str) -> int:
+    """The words of an embedded text, as the pass counts them: its single spaces, plus one."""
+    return text.count(" ") + 1
