@@ -34,10 +34,6 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]: ...
 
 
-WORD_BATCH = 1024
-"""Words tokenized in one call, grouped by length: the tokenizer pads a batch to its longest."""
-
-
 class Engine:
     """wordllama's model, giving L2-normalised float32 vectors of DIMENSION values.
 
@@ -55,6 +51,7 @@ class Engine:
 
     def __init__(self, inference: Any, name: str) -> None:
         self._inference = inference
+        self._tokenizer = _unpadded(inference.tokenizer)
         self._lock = threading.Lock()
         self.name = name
         """The model and its version: a vector kept under one name is never read under another."""
@@ -68,8 +65,7 @@ class Engine:
         if not texts:
             return out
         split = [text[:MAX_CHARS_PER_TEXT].split() for text in texts]
-        # Each distinct word once, by length: the tokenizer pads a batch to its longest word.
-        distinct = sorted(dict.fromkeys(chain.from_iterable(split)), key=len)
+        distinct = list(dict.fromkeys(chain.from_iterable(split)))  # each word once
         words = dict(zip(distinct, range(len(distinct)), strict=True))
         with self._lock:
             table = self._word_vectors(distinct)
@@ -93,14 +89,29 @@ class Engine:
 
         embedding = self._inference.embedding
         table = np.zeros((len(words), DIMENSION), dtype=np.float32)
-        last = embedding.shape[0] - 1
-        for start in range(0, len(words), WORD_BATCH):
-            encoded = self._inference.tokenize(words[start : start + WORD_BATCH])
-            for row, tokens in enumerate(encoded, start):
-                ids = [i for i, kept in zip(tokens.ids, tokens.attention_mask, strict=True) if kept]
-                if ids:
-                    table[row] = embedding[np.clip(ids, 0, last)].sum(axis=0)
+        if not words:
+            return table
+        encoded = self._tokenizer.encode_batch(words, add_special_tokens=False)
+        tokens = [word.ids for word in encoded]
+        counts = np.fromiter(map(len, tokens), dtype=np.intp, count=len(tokens))
+        ids = np.fromiter(chain.from_iterable(tokens), dtype=np.intp, count=counts.sum())
+        np.clip(ids, 0, embedding.shape[0] - 1, out=ids)
+        spoken = counts > 0
+        if spoken.any():
+            starts = (np.cumsum(counts) - counts)[spoken]
+            table[spoken] = np.add.reduceat(embedding[ids], starts, axis=0)
         return table
+
+
+def _unpadded(tokenizer: Any) -> Any:
+    """A copy of wordllama's tokenizer that pads nothing: words are tokenized one to a row, and
+    a batch padded to its longest word would only give rows of padding to drop again."""
+    from tokenizers import Tokenizer
+
+    copy = Tokenizer.from_str(tokenizer.to_str())
+    copy.no_padding()
+    copy.no_truncation()
+    return copy
 
 
 _loaded: Engine | Unavailable | None = None
@@ -147,4 +158,7 @@ def _load() -> Engine | Unavailable:
     except Exception as error:  # anything the loader raises means no model, not a crash
         return Unavailable(f"the embedding model could not be loaded: {error}")
     version = getattr(wordllama, "__version__", "unknown")
-    return Engine(inference, f"wordllama-{version}-{CONFIG}-{DIMENSION}")
+    try:
+        return Engine(inference, f"wordllama-{version}-{CONFIG}-{DIMENSION}")
+    except Exception as error:  # its tokenizer could not be copied: no model, not a crash
+        return Unavailable(f"the embedding model's tokenizer could not be read: {error}")

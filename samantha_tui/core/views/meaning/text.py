@@ -44,8 +44,14 @@ def texts_of(memory: Memory) -> tuple[str, str]:
 
 
 def _spaced(named: str) -> str:
-    """Single-spaced prose with its underscores read as spaces."""
-    return " ".join(named.replace("_", " ").split()) if "_" in named else named
+    """Single-spaced prose (as _prose gives it) with its underscores read as spaces."""
+    if "_" not in named:
+        return named
+    spaced = named.replace("_", " ")
+    # Only an underscore beside a space, another underscore or an end makes a run of spaces.
+    if "  " in spaced or spaced.startswith(" ") or spaced.endswith(" "):
+        return " ".join(spaced.split())
+    return spaced
 
 
 def _joined(title: str, topics: Sequence[str], body: str) -> str:
