@@ -64,6 +64,19 @@ def _fixed_today(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempP
 
 TEST_SETTINGS = "[watch]\nenabled = false\n\n[meaning]\nenabled = false\n"
 
+HEALTH_AFTER = 0.02
+"""The health report's wait for quiet in tests, for the app's half second: each test that
+changes something and settles would otherwise wait it out, about a tenth of the suite's time.
+The tests whose keys race the app's own delays (REAL_DELAYS) keep it."""
+REAL_DELAYS = ("mashing", "key_burst", "held_keys", "held_frames")
+"""Parts of the names of test files that keep every delay of the app as it is."""
+
+
+@pytest.fixture(autouse=True)
+def _quick_health(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not any(part in request.path.name for part in REAL_DELAYS):
+        monkeypatch.setattr("samantha_tui.ui.health.HEALTH_AFTER", HEALTH_AFTER)
+
 
 @pytest.fixture(autouse=True)
 def _snapshot_determinism(
