@@ -47,6 +47,7 @@ from textual import events
 from textual.dom import DOMNode
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.worker import Worker
 
 from samantha_tui.cli import main
@@ -62,7 +63,7 @@ from samantha_tui.ui.screens.button_choices import ButtonChoices
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.memory_form import DiscardQuestion
 
-from .pilot import WITHIN, settle
+from .pilot import SHORT_TIMER, WITHIN, settle
 
 MORE_KEYS = (
     "enter",
@@ -147,18 +148,24 @@ def key_event(key: str) -> events.Key:
 
 
 class WorkerGate:
-    """Holds every worker while closed; once open, lets them run one at a time, in the order they
-    were started (asyncio's lock wakes its waiters first come, first served).
+    """Holds every worker while closed, and every short one-shot timer of the app's own (a
+    debounce); once open, lets them run one at a time, in the order they were started or fell
+    due (asyncio's lock wakes its waiters first come, first served).
 
     Installed on Textual's Worker.run: the app's workers are decorated when their classes are
     defined, so the gate cannot be put in `ui.workers.background` from a test, and Textual's own
-    workers (the command palette's search) race the keys too.
+    workers (the command palette's search) race the keys too. And on Timer._tick: a debounce
+    that fell due while a burst was dispatched (the health report's, after a dismissal; the
+    bootstrap preview's) would otherwise run between two of its keys at a moment the clock
+    chose. A key that restarts a held debounce cancels it, as a fast burst does.
     """
 
     def __init__(self) -> None:
         self._turn = asyncio.Lock()
         self.held = 0
         """Workers that had to wait for their turn (for the figures)."""
+        self.debounces_held = 0
+        """Debounces that fell due while the gate was closed."""
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         run = Worker.run
@@ -171,12 +178,32 @@ class WorkerGate:
                 return await run(worker)
 
         monkeypatch.setattr(Worker, "run", gated_run)
+        tick = Timer._tick
+
+        async def gated_tick(timer: Timer, *, next_timer: float, count: int) -> None:
+            if not _a_debounce_of_ours(timer):
+                return await tick(timer, next_timer=next_timer, count=count)
+            if gate._turn.locked():
+                gate.debounces_held += 1
+            async with gate._turn:
+                return await tick(timer, next_timer=next_timer, count=count)
+
+        monkeypatch.setattr(Timer, "_tick", gated_tick)
 
     async def close(self) -> None:
         await asyncio.wait_for(self._turn.acquire(), WITHIN)
 
     def open(self) -> None:
         self._turn.release()
+
+
+def _a_debounce_of_ours(timer: Timer) -> bool:
+    """A one-shot timer of at most SHORT_TIMER set by the app's own code (its callback is
+    samantha_tui's): the held-keys limit (5 s) and Textual's own timers run as they are."""
+    module = getattr(timer._callback, "__module__", None) or ""
+    return (
+        timer._repeat == 0 and timer._interval <= SHORT_TIMER and module.startswith("samantha_tui.")
+    )
 
 
 async def taken_in(pilot) -> None:
@@ -466,7 +493,8 @@ class Run:
         return (
             f"{len(self.keys)} keys in {bursts} bursts, {self.on_screen} began on the screen, "
             f"reopened {self.reopened} times: {len(recorder.applied)} changes applied, "
-            f"{len(recorder.undone)} undone, {gate.held} workers held, {len(quits)} quits "
+            f"{len(recorder.undone)} undone, {gate.held} workers and {gate.debounces_held} "
+            f"debounces held, {len(quits)} quits "
             f"counted, {len(box.exports)} exports and {len(box.folders_opened)} folders opened "
             f"recorded; bursts ended on "
             f"{', '.join(sorted(self.screens))}"
