@@ -63,6 +63,17 @@ def _fixed_today(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempP
 
 
 TEST_SETTINGS = "[watch]\nenabled = false\n\n[meaning]\nenabled = false\n"
+MEANING_ON = TEST_SETTINGS.replace("[meaning]\nenabled = false", "[meaning]\nenabled = true")
+"""The tests' settings with the embedding model on: the tests of comparing by meaning."""
+
+
+def use_settings(monkeypatch: pytest.MonkeyPatch, folder: Path, text: str) -> Path:
+    """The app and the CLI read `text` as their settings file for this test; the file."""
+    config = folder / "settings.toml"
+    config.write_text(text, encoding="utf-8")
+    monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
+    return config
+
 
 HEALTH_AFTER = 0.02
 """The health report's wait for quiet in tests, for the app's half second: each test that

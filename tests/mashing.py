@@ -63,7 +63,7 @@ from samantha_tui.ui.screens.button_choices import ButtonChoices
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.memory_form import DiscardQuestion
 
-from .pilot import SHORT_TIMER, WITHIN, settle
+from .pilot import WITHIN, is_short_one_shot, settle
 
 MORE_KEYS = (
     "enter",
@@ -201,9 +201,7 @@ def _a_debounce_of_ours(timer: Timer) -> bool:
     """A one-shot timer of at most SHORT_TIMER set by the app's own code (its callback is
     samantha_tui's): the held-keys limit (5 s) and Textual's own timers run as they are."""
     module = getattr(timer._callback, "__module__", None) or ""
-    return (
-        timer._repeat == 0 and timer._interval <= SHORT_TIMER and module.startswith("samantha_tui.")
-    )
+    return is_short_one_shot(timer) and module.startswith("samantha_tui.")
 
 
 async def taken_in(pilot) -> None:

@@ -47,11 +47,13 @@ def pending_short_timers(app: App[Any]) -> list[Timer]:
         timer
         for node in nodes
         for timer in list(node._timers)
-        if timer._repeat == 0
-        and timer._interval <= SHORT_TIMER
-        and timer._task is not None
-        and not timer._task.done()
+        if is_short_one_shot(timer) and timer._task is not None and not timer._task.done()
     ]
+
+
+def is_short_one_shot(timer: Timer) -> bool:
+    """A timer that fires once, at most SHORT_TIMER seconds after it was set: a debounce."""
+    return timer._repeat == 0 and timer._interval <= SHORT_TIMER
 
 
 def _working(app: App[Any]) -> list[Worker[Any]]:

@@ -14,7 +14,7 @@ from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.review import CONFLICTS, HEALTH, ReviewScreen
 
-from ..conftest import ST, TODAY, make_tree
+from ..conftest import MEANING_ON, ST, TODAY, make_tree, use_settings
 from ..pilot import index_check, reindexed, settle, until
 
 ALWAYS_PNPM = f"{ST}/2026-06-01_pnpm_always.md"
@@ -32,9 +32,7 @@ def memory(title: str, body: str, topics: str, refs: int, importance: str) -> st
 
 @pytest.fixture
 def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    config = tmp_path / "meaning-on.toml"
-    config.write_text("[watch]\nenabled = false\n\n[meaning]\nenabled = true\n")
-    monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
+    use_settings(monkeypatch, tmp_path, MEANING_ON)
     files = {
         ALWAYS_PNPM: memory(
             "Installs use pnpm",

@@ -12,7 +12,7 @@ from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.jump import palette_open
 from samantha_tui.ui.screens.reader import ReaderScreen
 
-from ..conftest import ST, TODAY, make_tree
+from ..conftest import MEANING_ON, ST, TEST_SETTINGS, TODAY, make_tree, use_settings
 from ..pilot import settle, until
 
 FLAKY = f"{ST}/2026-06-03_flaky_tests_redis.md"
@@ -26,9 +26,7 @@ def memory(title: str, body: str) -> str:
 
 @pytest.fixture
 def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    config = tmp_path / "meaning-on.toml"
-    config.write_text("[watch]\nenabled = false\n\n[meaning]\nenabled = true\n")
-    monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
+    use_settings(monkeypatch, tmp_path, MEANING_ON)
     return make_tree(
         tmp_path / "tree",
         {
@@ -83,9 +81,7 @@ async def test_the_reader_names_them_too(root: Path) -> None:
 async def test_with_meaning_off_m_says_so_and_no_line_shows(
     root: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    off = tmp_path / "meaning-off.toml"
-    off.write_text("[watch]\nenabled = false\n\n[meaning]\nenabled = false\n")
-    monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(off))
+    use_settings(monkeypatch, tmp_path, TEST_SETTINGS)
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=(140, 36)) as pilot:
         await settle(pilot)

@@ -9,7 +9,7 @@ import pytest
 
 from samantha_tui.cli import main
 from samantha_tui.commands import health as command
-from tests.conftest import ST, TODAY
+from tests.conftest import MEANING_ON, ST, TODAY, use_settings
 
 HOSTILE = f"{ST}/2026-06-10_\x1b[31mred\nforged: line\u202e.md"
 PLAIN = f"{ST}/2026-06-11_plain.md"
@@ -56,9 +56,7 @@ def test_a_conflict_found_by_meaning_exits_1_and_the_semantic_line_counts_the_pa
     tree, capsys, monkeypatch: pytest.MonkeyPatch, tmp_path
 ) -> None:
     """With the model on (the tests' settings turn it off), a real conflict is found offline."""
-    config = tmp_path / "meaning-on.toml"
-    config.write_text("[watch]\nenabled = false\n\n[meaning]\nenabled = true\n")
-    monkeypatch.setenv("SAMANTHA_TUI_CONFIG", str(config))
+    use_settings(monkeypatch, tmp_path, MEANING_ON)
     store = tree(
         {
             PLAIN: text("[js, tooling]", "Always use pnpm for installs in this repo, never npm."),

@@ -25,7 +25,13 @@ from ..markdown_source import markdown_source
 from ..visible_text import shown, visible
 from ..widgets.fitted_footer import FittedFooter
 from ..widgets.plain_lines import PlainLines
-from ..widgets.preview import above_body, find_origin, origin_text, without_title
+from ..widgets.preview import (
+    above_body,
+    find_origin,
+    origin_text,
+    show_related,
+    without_title,
+)
 from ..workers import background
 from .live_screen import LiveScreen
 
@@ -256,12 +262,8 @@ class ReaderScreen(LiveScreen):
         self.app.call_from_thread(self._show_related, memory, line)
 
     def _show_related(self, memory: Memory, line: Text | None) -> None:
-        if self.memory is not memory:
-            return
-        related = self.query_one("#reader-related", Static)
-        if line is not None:
-            related.update(line)
-        related.display = line is not None
+        if self.memory is memory:
+            show_related(self.query_one("#reader-related", Static), line)
 
     def _read_reached(self, path: str) -> None:
         """Read the memory reached from this one's origin, the list's cursor on it beneath (so

@@ -103,6 +103,14 @@ async def find_origin(tree: Tree[Memory], memory: Memory) -> Origin | None:
     return await asyncio.to_thread(origin_of, tree, memory)
 
 
+def show_related(static: Static, line: Text | None) -> None:
+    """The related line in its place above the fields (the preview's and the reader's), or the
+    place hidden when there is none."""
+    if line is not None:
+        static.update(line)
+    static.display = line is not None
+
+
 TreeSource = Callable[[], "Tree[Memory] | None"]
 """The checked tree that origins are looked up in; None while there is none yet."""
 RelatedSource = Callable[[Memory], "Text | None"]
@@ -273,12 +281,8 @@ class Preview(VerticalScroll):
         self.app.call_from_thread(self._show_related, memory, line)
 
     def _show_related(self, memory: Memory, line: Text | None) -> None:
-        if self.shown is not memory:
-            return
-        related = self.query_one("#preview-related", Static)
-        if line is not None:
-            related.update(line)
-        related.display = line is not None
+        if self.shown is memory:
+            show_related(self.query_one("#preview-related", Static), line)
 
     def _stop_body_timer(self) -> None:
         if self._body_timer is not None:

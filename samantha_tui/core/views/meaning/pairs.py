@@ -29,7 +29,7 @@ from ...basics.model import Memory
 from . import CONFLICT, DUPLICATE, SimilarPair
 from .polarity import Claims, claims_of, cues_between
 from .text import texts_of
-from .vectors import Vectors
+from .vectors import Vectors, words_of
 
 if TYPE_CHECKING:
     import numpy as np
@@ -225,7 +225,7 @@ def judge(
             return claims()
         return claims_of(texts_of(first)[1]), claims_of(texts_of(second)[1])
 
-    words = min(first_text.count(" "), second_text.count(" ")) + 1
+    words = min(words_of(first_text), words_of(second_text))
     verdict = verdict_of(meaning, wording, both, words)
     if verdict is None:
         return None
