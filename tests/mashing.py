@@ -63,7 +63,7 @@ from samantha_tui.ui.screens.button_choices import ButtonChoices
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.memory_form import DiscardQuestion
 
-from .pilot import WITHIN, is_short_one_shot, settle
+from .pilot import WITHIN, is_short_one_shot, open_nodes, settle
 
 MORE_KEYS = (
     "enter",
@@ -221,7 +221,7 @@ async def taken_in(pilot) -> None:
     await handled()
     deadline = asyncio.get_running_loop().time() + WITHIN
     while getattr(app, "holding_keys", False) or not _queues_empty(app):
-        assert asyncio.get_running_loop().time() < deadline, "keys held back for good"
+        assert asyncio.get_running_loop().time() < deadline, "keys held or messages queued for good"
         await asyncio.sleep(0.005)
         await handled()
 
@@ -232,10 +232,7 @@ def _queues_empty(app) -> bool:
     hop at a time, and reaches the app's bindings after the pass. Left in flight when the gate
     opened, it met a change's thread at a moment the clock chose (an `r` plan's question came up
     before or after the keys behind `b`, run to run)."""
-    nodes: list[DOMNode] = [app]
-    for screen in app.screen_stack:
-        nodes += [screen, *screen.walk_children(with_self=False)]
-    return all(node._message_queue.empty() for node in nodes)
+    return all(node._message_queue.empty() for node in open_nodes(app))
 
 
 async def mash(pilot, keys: list[str], gate: WorkerGate | None = None) -> None:

@@ -38,14 +38,19 @@ NEVER_ENDS = frozenset({"watch"})
 """Worker groups that run as long as the app: the file watcher."""
 
 
-def pending_short_timers(app: App[Any]) -> list[Timer]:
-    """One-shot timers of at most SHORT_TIMER seconds not yet fired, on the app and every screen."""
+def open_nodes(app: App[Any]) -> list[DOMNode]:
+    """The app, every screen on its stack and every node of those screens."""
     nodes: list[DOMNode] = [app]
     for screen in app.screen_stack:
         nodes += [screen, *screen.walk_children(with_self=False)]
+    return nodes
+
+
+def pending_short_timers(app: App[Any]) -> list[Timer]:
+    """One-shot timers of at most SHORT_TIMER seconds not yet fired, on the app and every screen."""
     return [
         timer
-        for node in nodes
+        for node in open_nodes(app)
         for timer in list(node._timers)
         if is_short_one_shot(timer) and timer._task is not None and not timer._task.done()
     ]
