@@ -63,7 +63,7 @@ from samantha_tui.ui.screens.button_choices import ButtonChoices
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.memory_form import DiscardQuestion
 
-from .pilot import WITHIN, is_short_one_shot, open_nodes, settle
+from .pilot import WITHIN, is_short_one_shot, queues_empty, settle
 
 MORE_KEYS = (
     "enter",
@@ -209,7 +209,7 @@ async def taken_in(pilot) -> None:
     far (a key forwarded to a widget is handled in the widget's own queue), and no key is held
     back behind one that moves focus (ui/key_burst.py replays those once its action has run: a
     key replayed after the gate opened would meet the workers at a moment the clock chose), and
-    no message is still on its way (see _queues_empty)."""
+    no message is still on its way (see queues_empty in tests/pilot.py)."""
     app = pilot.app
 
     async def handled() -> None:
@@ -220,19 +220,10 @@ async def taken_in(pilot) -> None:
 
     await handled()
     deadline = asyncio.get_running_loop().time() + WITHIN
-    while getattr(app, "holding_keys", False) or not _queues_empty(app):
+    while getattr(app, "holding_keys", False) or not queues_empty(app):
         assert asyncio.get_running_loop().time() < deadline, "keys held or messages queued for good"
         await asyncio.sleep(0.005)
         await handled()
-
-
-def _queues_empty(app) -> bool:
-    """No message waits on the app or on any node of any open screen. One pass of `handled` is
-    not enough: a key the focused widget does not consume bubbles up to its parents, one message
-    hop at a time, and reaches the app's bindings after the pass. Left in flight when the gate
-    opened, it met a change's thread at a moment the clock chose (an `r` plan's question came up
-    before or after the keys behind `b`, run to run)."""
-    return all(node._message_queue.empty() for node in open_nodes(app))
 
 
 async def mash(pilot, keys: list[str], gate: WorkerGate | None = None) -> None:

@@ -46,6 +46,15 @@ def open_nodes(app: App[Any]) -> list[DOMNode]:
     return nodes
 
 
+def queues_empty(app: App[Any]) -> bool:
+    """No message waits on the app or on any node of any open screen. One pass of the app's queue
+    is not enough: a key the focused widget does not consume bubbles up to its parents, one message
+    hop at a time, and reaches the app's bindings after the pass. Left in flight when the mashing
+    gate opened, it met a change's thread at a moment the clock chose (an `r` plan's question came
+    up before or after the keys behind `b`, run to run)."""
+    return all(node._message_queue.empty() for node in open_nodes(app))
+
+
 def pending_short_timers(app: App[Any]) -> list[Timer]:
     """One-shot timers of at most SHORT_TIMER seconds not yet fired, on the app and every screen."""
     return [
