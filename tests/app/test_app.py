@@ -73,6 +73,26 @@ async def test_preview_follows_the_cursor(demo_root: Path) -> None:
         assert app.query_one("#preview-body", Markdown).display
 
 
+async def test_editing_a_memorys_fields_keeps_its_body_laid_out(demo_root: Path) -> None:
+    app = SamanthaApp(demo_root, lambda: TODAY)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        body = app.query_one("#preview-body", Markdown)
+        before, blocks = app.preview.shown, list(body.children)
+        assert before is not None and before.body.strip() and blocks
+        await pilot.press("c")
+        await settle(pilot)
+        after = app.preview.shown
+        assert after is not None and after is not before and after.path == before.path
+        assert after.critical is not before.critical and after.body == before.body
+        assert list(body.children) == blocks, "the same body's blocks were made again"
+        assert body.display
+        await pilot.press("down")
+        await settle(pilot)
+        assert app.preview.shown is not after
+        assert not set(body.children) & set(blocks), "another memory's body is laid out anew"
+
+
 async def test_problems_tab_lists_each_problem_with_its_file(demo_root: Path) -> None:
     app = SamanthaApp(demo_root, lambda: TODAY)
     async with app.run_test(size=(120, 36)) as pilot:
