@@ -84,9 +84,16 @@ REAL_DELAYS = ("mashing", "key_burst", "held_keys", "held_frames")
 
 
 @pytest.fixture(autouse=True)
-def _quick_health(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    if not any(part in request.path.name for part in REAL_DELAYS):
-        monkeypatch.setattr("samantha_tui.ui.health.HEALTH_AFTER", HEALTH_AFTER)
+def _quick_delays(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The health report's short wait, and no animations: the tabs' underline (the app's only
+    animation) slides for 0.3 s whenever a tab or a count changes, the screen drawn again each
+    frame, about a tenth of the time of the tests that switch tabs. Not in the REAL_DELAYS files,
+    which run the app as a person has it."""
+    if any(part in request.path.name for part in REAL_DELAYS):
+        return
+    monkeypatch.setattr("samantha_tui.ui.health.HEALTH_AFTER", HEALTH_AFTER)
+    # Read by App.__init__, so every app the test makes starts with animations off.
+    monkeypatch.setattr(textual.constants, "TEXTUAL_ANIMATIONS", "none")
 
 
 @pytest.fixture(autouse=True)
