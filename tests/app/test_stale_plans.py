@@ -375,16 +375,22 @@ def test_prune_against_a_second_process_marking_candidates_critical(
     # Every file the other program changed is at its place with its new bytes.
     assert all((root / rel).read_bytes() == data for rel, data in changed.items())
     at_place = {p for p in paths if (root / p).exists()}
-    assert at_place | set(in_trash) == set(paths) and not at_place & set(in_trash)
+    assert at_place | set(in_trash) == set(paths)
+    # The other program reads a file, then replaces it, without the tree's lock: a file the batch
+    # trashed between the two comes back at its place. Both versions are kept: the trash holds the
+    # bytes the plan saw (checked above), the place the other program's (checked above too).
+    rewritten = at_place & set(in_trash)
+    assert rewritten <= set(changed)
+    skipped = at_place - rewritten
     skipped_lines = [line for line in out.splitlines() if line.startswith("skipped: ")]
-    assert {line.split(" ")[1] for line in skipped_lines} == at_place
+    assert {line.split(" ")[1] for line in skipped_lines} == skipped
     assert at_place <= set(changed)
-    if at_place:
-        assert f"skipped {len(at_place)} whose file changed" in out
-    assert len(changed) > 0 and len(at_place) > 0, (len(changed), written["late"])
+    if skipped:
+        assert f"skipped {len(skipped)} whose file changed" in out
+    assert len(changed) > 0 and len(skipped) > 0, (len(changed), written["late"])
     print(
         f"\nrace: {count} candidates, other process changed {len(changed)} "
-        f"(found {written['late']} already trashed), skipped {len(at_place)}, "
-        f"trashed {len(in_trash)}, {elapsed:.1f} s"
+        f"(found {written['late']} already trashed, rewrote {len(rewritten)} once trashed), "
+        f"skipped {len(skipped)}, trashed {len(in_trash)}, {elapsed:.1f} s"
     )
     shutil.rmtree(root)
