@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Both change how Textual paints and would break snapshot comparisons.
 unexport NO_COLOR TEXTUAL_THEME
 
-.PHONY: run test lint format bench screenshots clean compile
+.PHONY: run test soak lint format bench screenshots clean compile
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,11 +33,15 @@ run: $(VENV)/.installed compile
 
 test: $(VENV)/.installed-test compile
 	$(BIN)/ruff check samantha_tui tests screenshots bench
-	# Two workers, one per core of the machines it runs on. Four end sooner (an app test spends
-	# part of its time waiting), but under that load tests of held and burst keys failed now and
-	# then. Work stealing hands a worker that runs out the tests still queued on the other;
-	# conftest puts the longest tests first.
-	$(BIN)/python -m pytest -q -n 2 --dist worksteal
+	# Two workers, one per core of the machines it runs on; work stealing hands a worker that
+	# runs out the tests still queued on the other, and conftest puts the longest tests first.
+	# The long runs are `make soak`'s (tests/tiers.py).
+	$(BIN)/python -m pytest -q -n 2 --dist worksteal -m "not soak"
+
+# The long runs: the 2,000-key mashing, 250 keys on every screen, and every property test again
+# with five times the examples. CI runs it after `make test`.
+soak: $(VENV)/.installed-test compile
+	SAMANTHA_TUI_SOAK=1 $(BIN)/python -m pytest -q -n 2 --dist worksteal -m "soak or property"
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check samantha_tui tests screenshots bench

@@ -1,7 +1,8 @@
 """`make bench`: scan, start-up, search, write, memory and scrolling on trees of several sizes.
 
-First the import cost of the CLI and the app (bench/cold_start.py), and memories compared by
-meaning at 10,000 (bench/meaning.py). Then each size (BENCH_SIZES,
+First the import cost of the CLI and the app (bench/cold_start.py), memories compared by
+meaning at 10,000 (bench/meaning.py), and the CPU of an app boot and of one `j` on the demo
+(bench/cpu_probe.py). Then each size (BENCH_SIZES,
 default 1000,10000,100000) gets a tree from bench/generate.py, and fresh processes measure it
 RUNS[size] times: a cold scan and a warm one right after (sharing a new, empty cache folder), the
 headless app (start-up, scrolling, peak RSS), the floor app and the console script on a
@@ -129,16 +130,31 @@ def measure(size: int, workdir: Path) -> dict[str, float]:
     return {key: round(value, 3) for key, value in figures.items()}
 
 
-def meaning_pass() -> dict[str, float]:
-    """`python -m bench.meaning` in a fresh process (bench/meaning.py): the model, its vectors
-    and the duplicate and conflict pass at 10,000 memories; the JSON line it prints."""
+def probe_pass(module: str) -> dict[str, float]:
+    """`python -m bench.MODULE` in a fresh process; the JSON line it prints last."""
     out = subprocess.run(
-        [sys.executable, "-m", "bench.meaning"], capture_output=True, text=True, check=False
+        [sys.executable, "-m", f"bench.{module}"], capture_output=True, text=True, check=False
     )
     if out.returncode != 0:
-        raise RuntimeError(f"bench.meaning failed:\n{out.stderr}")
+        raise RuntimeError(f"bench.{module} failed:\n{out.stderr}")
     print(out.stderr.strip())
     return json.loads(out.stdout.splitlines()[-1])
+
+
+def meaning_pass() -> dict[str, float]:
+    """bench/meaning.py: the model, its vectors and the duplicate and conflict pass at 10,000."""
+    return probe_pass("meaning")
+
+
+def cpu_pass() -> dict[str, float]:
+    """bench/cpu_probe.py: the CPU of an app boot and of one `j` on the demo, beside the floor's."""
+    figures = probe_pass("cpu_probe")
+    boot, floor = figures["boot_cpu_s"], figures["floor_boot_cpu_s"]
+    print(
+        f"app boot {boot:.3f} s of CPU (floor app {floor:.3f} s, x{boot / floor:.1f}); "
+        f"one j {figures['j_cpu_ms']:.1f} ms of CPU"
+    )
+    return figures
 
 
 def main() -> int:
@@ -146,6 +162,7 @@ def main() -> int:
     print(cold_start.describe(imports))
     record_extra("cold_start", imports)
     record_extra("meaning", meaning_pass())
+    record_extra("cpu", cpu_pass())
     return run("BENCH_SIZES", "1000,10000,100000", measure, COLUMNS, targets.report)
 
 

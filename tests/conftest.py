@@ -14,7 +14,7 @@ from textual.widgets import Input
 from samantha_tui.core.writing.store import Store
 from samantha_tui.demo import ANCHOR, write_demo
 
-from . import css_once
+from . import css_once, tiers, waiting
 
 css_once.install()
 
@@ -23,6 +23,15 @@ css_once.install()
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+# `make soak` draws more examples for the property tests that keep Hypothesis's default count;
+# the others set theirs through tiers.examples.
+settings.register_profile(
+    "soak",
+    parent=settings.get_profile("ci" if os.environ.get("CI") else "default"),
+    max_examples=100 * tiers.SOAK_FACTOR,
+)
+if tiers.SOAK:
+    settings.load_profile("soak")
 
 TODAY = ANCHOR
 """Tests run on the demo's own day, so ages and snapshots do not drift with the calendar."""
@@ -35,16 +44,37 @@ LONGEST_FIRST = (
     "test_mashing_timing.py",
     "test_mashing_journal.py",
     "test_crash_safety.py",
-    "test_stale_plans.py",
+    "test_stale_plans_core.py",
 )
 """Files whose tests take longest (the key mashing runs take up to a minute and a half each)."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The longest tests first: run in parallel, the workers then end together instead of one of
-    them starting a long run as the others finish."""
+    them starting a long run as the others finish. And every Hypothesis test marked `property`,
+    which `make soak` runs again with more examples."""
     rank = {name: place for place, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+    for item in items:
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.property)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    """A failed seeded mashing run ends with the one command that replays it."""
+    report = yield
+    if report.failed and item.get_closest_marker("mashing") is not None:
+        seed = getattr(getattr(item, "module", None), "SEED", "its module's SEED")
+        command = f".venv/bin/python -m pytest -p no:xdist '{item.nodeid}'"
+        report.sections.append(("replay", f"seed {seed}; replay it with:\n  {command}"))
+    return report
+
+
+@pytest.fixture(autouse=True)
+def _waits_on_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every pilot waits on the app, never on the CPU going quiet (see tests/waiting.py)."""
+    waiting.install(monkeypatch)
 
 
 @pytest.fixture(autouse=True)

@@ -34,7 +34,8 @@ def imported_after(code: str) -> set[str]:
 @contextlib.contextmanager
 def locked_by_another_process(database: Path) -> Iterator[None]:
     """An SQLite database held by an exclusive lock in another process while inside."""
-    holder = subprocess.Popen(
+    # As a context manager the process is waited for and its pipe closed, whatever happens.
+    with subprocess.Popen(
         [
             sys.executable,
             "-c",
@@ -45,10 +46,9 @@ def locked_by_another_process(database: Path) -> Iterator[None]:
         ],
         stdout=subprocess.PIPE,
         text=True,
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
-        yield
-    finally:
-        holder.kill()
-        holder.wait()
+    ) as holder:
+        try:
+            assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+            yield
+        finally:
+            holder.kill()

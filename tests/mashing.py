@@ -32,20 +32,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import difflib
+import inspect
 import io
 import random
 import string
 import subprocess
-import unicodedata
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from textual import events
 from textual.dom import DOMNode
-from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.worker import Worker
@@ -63,7 +61,7 @@ from samantha_tui.ui.screens.button_choices import ButtonChoices
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.memory_form import DiscardQuestion
 
-from .pilot import WITHIN, is_short_one_shot, queues_empty, settle
+from .waiting import WITHIN, is_short_one_shot, key_event, press, settle, taken_in
 
 MORE_KEYS = (
     "enter",
@@ -134,16 +132,6 @@ def draw(pool: dict[str, int], seed: int, count: int) -> list[str]:
     return random.Random(seed).choices(list(pool), list(pool.values()), k=count)
 
 
-def key_event(key: str) -> events.Key:
-    """The event a terminal sends for `key`, built as Pilot.press builds it."""
-    name = _character_to_key(key) if len(key) == 1 and not key.isalnum() else key
-    try:
-        char = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(name, name)))
-    except KeyError:
-        char = name if len(name) == 1 else None
-    return events.Key(name, char)
-
-
 # --- timing --------------------------------------------------------------------------------------
 
 
@@ -174,8 +162,15 @@ class WorkerGate:
         async def gated_run(worker: Worker[Any]) -> Any:
             if gate._turn.locked():
                 gate.held += 1
-            async with gate._turn:
-                return await run(worker)
+            try:
+                async with gate._turn:
+                    return await run(worker)
+            finally:
+                # A worker cancelled while it waited here (its widget closed in the same burst)
+                # never ran its work: its coroutine is closed, as running it would have, or it
+                # is dropped unawaited (an Input's suggestion, typed just before Esc).
+                if inspect.iscoroutine(worker._work):
+                    worker._work.close()
 
         monkeypatch.setattr(Worker, "run", gated_run)
         tick = Timer._tick
@@ -204,28 +199,6 @@ def _a_debounce_of_ours(timer: Timer) -> bool:
     return is_short_one_shot(timer) and module.startswith("samantha_tui.")
 
 
-async def taken_in(pilot) -> None:
-    """Until the app, and the widgets of the screen it shows, have handled every message sent so
-    far (a key forwarded to a widget is handled in the widget's own queue), and no key is held
-    back behind one that moves focus (ui/key_burst.py replays those once its action has run: a
-    key replayed after the gate opened would meet the workers at a moment the clock chose), and
-    no message is still on its way (see queues_empty in tests/pilot.py)."""
-    app = pilot.app
-
-    async def handled() -> None:
-        taken = asyncio.Event()
-        app.call_later(taken.set)
-        await asyncio.wait_for(taken.wait(), WITHIN)
-        await pilot._wait_for_screen(WITHIN)
-
-    await handled()
-    deadline = asyncio.get_running_loop().time() + WITHIN
-    while getattr(app, "holding_keys", False) or not queues_empty(app):
-        assert asyncio.get_running_loop().time() < deadline, "keys held or messages queued for good"
-        await asyncio.sleep(0.005)
-        await handled()
-
-
 async def mash(pilot, keys: list[str], gate: WorkerGate | None = None) -> None:
     """Send the keys as fast as a terminal would, and wait until the app has taken them in.
 
@@ -245,18 +218,6 @@ async def mash(pilot, keys: list[str], gate: WorkerGate | None = None) -> None:
         if gate is not None:
             gate.open()
     if gate is not None:
-        await settle(pilot)
-
-
-async def press(pilot, *keys: str) -> None:
-    """Each key sent as a terminal sends it, then the app settled: what `pilot.press` and a
-    settle do, with the wait on the app (its messages taken in, its animations ended, nothing
-    left running) and never on the process's CPU going quiet, which on a busy machine it waits
-    out for up to a second a key."""
-    app = pilot.app
-    for key in keys:
-        await mash(pilot, [key])
-        await app._animator.wait_until_complete()
         await settle(pilot)
 
 

@@ -13,6 +13,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -45,7 +46,7 @@ def open_folder(command: list[str], folder: Path) -> None:
     """Start `command folder` detached from the app's terminal; OSError if it cannot start."""
     if not folder.is_absolute():
         raise ValueError(f"{folder} is not an absolute path")
-    subprocess.Popen(
+    opener = subprocess.Popen(
         [*command, os.fspath(folder)],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -53,3 +54,6 @@ def open_folder(command: list[str], folder: Path) -> None:
         start_new_session=True,  # its own session: the app's Ctrl+C or exit does not reach it
         close_fds=True,
     )
+    # Reaped when it ends, off the event loop: left unwaited it stays a zombie until the app
+    # exits. A daemon thread, so an opener that runs on (a file manager) never holds the exit.
+    threading.Thread(target=opener.wait, name="folder-opener-reaper", daemon=True).start()

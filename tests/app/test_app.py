@@ -7,11 +7,12 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.text import Text
-from textual.widgets import Markdown, Static, Tabs
+from textual.widgets import Static, Tabs
 
 from samantha_tui.core.basics.model import Kind
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.help import HelpScreen
+from samantha_tui.ui.widgets.markdown_body import MarkdownBody
 
 from ..conftest import TODAY, make_tree
 from ..pilot import settle
@@ -70,27 +71,27 @@ async def test_preview_follows_the_cursor(demo_root: Path) -> None:
         assert memory.title in head and memory.path in head
         fields = static_text(app, "#preview-fields")
         assert "importance" in fields or "topics" in fields
-        assert app.query_one("#preview-body", Markdown).display
+        assert app.query_one("#preview-body", MarkdownBody).display
 
 
 async def test_editing_a_memorys_fields_keeps_its_body_laid_out(demo_root: Path) -> None:
     app = SamanthaApp(demo_root, lambda: TODAY)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        body = app.query_one("#preview-body", Markdown)
-        before, blocks = app.preview.shown, list(body.children)
-        assert before is not None and before.body.strip() and blocks
+        body = app.query_one("#preview-body", MarkdownBody)
+        before, drawn = app.preview.shown, body.content
+        assert before is not None and before.body.strip() and body.source
         await pilot.press("c")
         await settle(pilot)
         after = app.preview.shown
         assert after is not None and after is not before and after.path == before.path
         assert after.critical is not before.critical and after.body == before.body
-        assert list(body.children) == blocks, "the same body's blocks were made again"
+        assert body.content is drawn, "the same body was drawn again"
         assert body.display
         await pilot.press("down")
         await settle(pilot)
         assert app.preview.shown is not after
-        assert not set(body.children) & set(blocks), "another memory's body is laid out anew"
+        assert body.content is not drawn, "another memory's body is drawn anew"
 
 
 async def test_problems_tab_lists_each_problem_with_its_file(demo_root: Path) -> None:

@@ -14,6 +14,7 @@ from samantha_tui.ui.widgets import preview
 
 from ..conftest import ST, TODAY, make_tree
 from ..pilot import settle
+from ..waiting import drawn
 from .test_app_held_keys import SIZE
 
 
@@ -78,7 +79,7 @@ async def test_held_fields_keep_the_taller_box_until_the_keys_pause_then_fit_exa
 
         app.preview.show_memory(b, held=True)
         assert not fields._layout_required  # shorter: shown in the box of five lines
-        await pilot.pause()
+        await drawn(pilot)  # painted, the body still waiting for the keys to pause
         assert fields.size.height == 5
         assert "2026-05-02" in painted(fields)
 

@@ -7,14 +7,15 @@ from pathlib import Path
 
 import pytest
 from textual import events
-from textual.widgets import Markdown
 
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.widgets import memory_table, preview
+from samantha_tui.ui.widgets.markdown_body import MarkdownBody
 from samantha_tui.ui.widgets.memory_table import MADE_ROWS_KEPT, LazyRows, TableRow
 
 from ..conftest import ST, TODAY, make_tree
 from ..pilot import settle
+from ..waiting import tap
 
 SIZE = (120, 30)
 MEMORIES = 600
@@ -32,16 +33,17 @@ def many_notes(root: Path) -> Path:
 
 
 def record_bodies(app: SamanthaApp) -> list[str]:
-    """The Markdown source of every body the preview lays out from now on, in order."""
-    body = app.query_one("#preview-body", Markdown)
+    """The Markdown source of every body the preview draws from now on, in order."""
+    body = app.query_one("#preview-body", MarkdownBody)
     drawn: list[str] = []
-    update = body.update
+    show = body.show
 
-    def recording(markdown: str):
-        drawn.append(markdown)
-        return update(markdown)
+    def recording(markdown: str) -> None:
+        if markdown != body.source:
+            drawn.append(markdown)
+        show(markdown)
 
-    body.update = recording  # type: ignore[method-assign]
+    body.show = recording  # type: ignore[method-assign]
     return drawn
 
 
@@ -63,12 +65,12 @@ async def test_a_held_page_down_lays_out_only_the_body_of_the_row_it_stops_on(
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         drawn = record_bodies(app)
-        body = app.query_one("#preview-body", Markdown)
-        await pilot.press("pagedown")
+        body = app.query_one("#preview-body", MarkdownBody)
+        await tap(pilot, "pagedown")
         first = body_line(app)
         assert body.display and first in body.source, "the first key shows the body at once"
         for _ in range(19):
-            await pilot.press("pagedown")
+            await tap(pilot, "pagedown")
             # The fields follow at once; the body is hidden, never one of a row passed.
             assert app.preview.shown is app.selected_memory()
             assert not body.display
@@ -89,7 +91,7 @@ async def test_keys_that_queue_show_the_last_row_with_its_body_once_they_stop(
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         drawn = record_bodies(app)
-        body = app.query_one("#preview-body", Markdown)
+        body = app.query_one("#preview-body", MarkdownBody)
         # All at once, as a terminal's key repeat delivers them to an app still busy drawing.
         for _ in range(20):
             app._driver.send_message(page_down(app))
@@ -112,7 +114,7 @@ async def test_a_single_key_shows_the_body_at_once(tmp_path: Path) -> None:
         await settle(pilot)
         await pilot.pause(memory_table.HELD_WITHIN)
         await pilot.press("down")
-        body = app.query_one("#preview-body", Markdown)
+        body = app.query_one("#preview-body", MarkdownBody)
         assert not app.preview.body_pending
         assert body.display and body_line(app) in body.source
 
@@ -125,12 +127,12 @@ async def test_a_message_in_the_preview_drops_a_body_waiting_for_the_keys(
     app = SamanthaApp(many_notes(tmp_path / "t"), lambda: TODAY)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("down", "down")
+        await tap(pilot, "down", "down")
         assert app.preview.body_pending
         app.preview.show_message("Nothing here")
         assert not app.preview.body_pending
         await pilot.pause(0.4)
-        assert not app.query_one("#preview-body", Markdown).display
+        assert not app.query_one("#preview-body", MarkdownBody).display
         assert app.preview.shown is None
 
 

@@ -19,6 +19,7 @@ from samantha_tui.ui.work_progress import SHOW_AFTER
 
 from ..conftest import ST, TODAY, make_tree
 from ..pilot import memory, reindexed, settle, until
+from ..waiting import tap
 
 COUNT = 40
 STEP = 0.03
@@ -113,8 +114,7 @@ async def test_a_slow_batch_shows_counts_after_half_a_second_and_the_list_still_
         assert "busy" in panel.said
         # The list answers keys while the batch runs.
         before = app.table.cursor
-        await pilot.press("down")
-        await pilot.pause(0.05)
+        await tap(pilot, "down")  # not settled: the batch is held until released below
         assert app.busy and panel.shown, "the batch ended before the key was tried"
         assert app.table.cursor == before + 1
         slow_trash.release()

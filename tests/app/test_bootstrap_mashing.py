@@ -43,8 +43,10 @@ from ..mashing import (
     undo_everything,
 )
 from ..pilot import reindexed, settle
+from ..tiers import key_counts
 
-KEYS = 2_000
+KEYS = key_counts(burst=240, soak=2_000)
+"""Keys in each tier (tests/tiers.py): a burst in `make test`, the long run in `make soak`."""
 BATCH = 40
 SEED = 20260616
 NAVIGATION = {
@@ -83,7 +85,9 @@ def test_the_pool_holds_the_screen_keys() -> None:
     assert "q" not in pool and "e" not in pool, "only this screen's keys"
 
 
-async def test_2000_keys_on_the_bootstrap_preview_crash_nothing_and_change_nothing(
+@pytest.mark.parametrize("keys", KEYS)
+async def test_seeded_keys_on_the_bootstrap_preview_crash_nothing_and_change_nothing(
+    keys: int,
     demo_root: Path,
     sandbox: Sandbox,  # noqa: F811 (the fixture imported above)
     tmp_path: Path,
@@ -101,7 +105,7 @@ async def test_2000_keys_on_the_bootstrap_preview_crash_nothing_and_change_nothi
     monkeypatch.setattr(safe_select._SafeOverlay, "_move_page", counted_move_page)
     gate = WorkerGate()
     gate.install(monkeypatch)
-    run = Run(draw(key_pool(), SEED, KEYS), BATCH)
+    run = Run(draw(key_pool(), SEED, keys), BATCH)
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
@@ -126,7 +130,7 @@ async def test_2000_keys_on_the_bootstrap_preview_crash_nothing_and_change_nothi
         f"\nthe bootstrap preview: {run.figures(recorder, gate, [], sandbox)}, "
         f"{len(pages)} page keys reached an open list"
     )
-    assert run.on_screen >= KEYS // BATCH // 2, "most keys went to the preview"
+    assert run.on_screen >= keys // BATCH // 2, "most keys went to the preview"
     assert pages, "the keys reached the open Project list"
     # The indexes were regenerated first: each change's index patch and its undo land on the
     # same bytes, so every file, index or not, is as it was.

@@ -54,8 +54,10 @@ from ..mashing import (
     weighted_pool,
 )
 from ..pilot import settle
+from ..tiers import key_counts
 
-KEYS = 2_000
+KEYS = key_counts(burst=600, soak=2_000)
+"""Keys in each tier (tests/tiers.py): a burst in `make test`, the long run in `make soak`."""
 BATCH = 25
 """Keys sent at once, before the test waits for the app to have taken them in."""
 SEED = 20260615
@@ -97,7 +99,9 @@ def test_the_pool_holds_every_key_the_app_binds() -> None:
     assert {"ctrl+s", "pagedown", "space", "x"} <= set(pool), "the screens' and widgets' keys"
 
 
-async def test_2000_random_keys_leave_the_app_alive_and_every_byte_accounted_for(
+@pytest.mark.parametrize("keys", KEYS)
+async def test_seeded_random_keys_leave_the_app_alive_and_every_byte_accounted_for(
+    keys: int,
     demo_root: Path,
     sandbox: Sandbox,  # noqa: F811 (the fixture imported above)
     tmp_path: Path,
@@ -107,7 +111,7 @@ async def test_2000_random_keys_leave_the_app_alive_and_every_byte_accounted_for
     before = snapshot(demo_root)
     gate = WorkerGate()
     gate.install(monkeypatch)
-    run = Run(draw(key_pool(), SEED, KEYS), BATCH)
+    run = Run(draw(key_pool(), SEED, keys), BATCH)
     app = SamanthaApp(demo_root, lambda: TODAY)
     quits = counting_quits(app)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -5,13 +5,13 @@ change can be made: every key either asks for one, which is refused, or moves ar
 model is stricter than the other screens': every file and folder of the tree, the journal and the
 trash included, and of the folder beside it, is as it was, with nothing to undo. The recovery
 dialog's run leaves out the keys that choose Finish or Roll back (`f`, `r`, and Enter or Space on
-a focused button), which write by design; test_journal.py pins what each of those writes. When
-the keys close a dialog (Later, Close), the next burst opens it again, as the start-up does.
+a focused button), which write by design; test_journal_recovery.py pins what each of those
+writes. When the keys close a dialog (Later, Close), the next burst opens it again, as the
+start-up does.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -22,6 +22,8 @@ from samantha_tui.ui.screens.recover import RecoverScreen
 from samantha_tui.ui.screens.refused_journal import RefusedJournalScreen
 
 from ..conftest import TODAY
+from ..crafted_journals import CASES, tree, world  # noqa: F401 (a fixture)
+from ..interrupted_batch import batch, crash_after, everything, root, store_of  # noqa: F401 (a fixture)
 from ..mashing import (
     Recorder,
     Run,
@@ -35,12 +37,10 @@ from ..mashing import (
     screen_pool,
 )
 from ..pilot import settle
-from .test_hostile_journal import CASES, tree, world  # noqa: F401 (a fixture)
-from .test_journal import batch, crash_after, everything, root, store_of  # noqa: F401 (a fixture)
+from ..tiers import key_counts
 
-KEYS = int(os.environ.get("SAMANTHA_TUI_MASH_KEYS", "250"))
-"""Keys per screen: 250 in `make test` (all screens in about a quarter of the suite's time);
-`SAMANTHA_TUI_MASH_KEYS=2000` for the long run (about 100 s a screen on two cores)."""
+KEYS = key_counts(burst=50, soak=250)
+"""Keys per dialog in each tier (tests/tiers.py): two bursts in `make test`, ten in `make soak`."""
 BATCH = 25
 SEED = 20260622
 CHOOSING = ("f", "r", "enter", "space")
@@ -52,7 +52,11 @@ async def reopen(pilot) -> None:
 
 
 async def mash_dialog(
-    where: Path, dialog: type, leave_out: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+    where: Path,
+    dialog: type,
+    leave_out: tuple[str, ...],
+    keys: int,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> tuple[Run, Recorder, WorkerGate, list[None]]:
     gate = WorkerGate()
     gate.install(monkeypatch)
@@ -65,7 +69,7 @@ async def mash_dialog(
         pool = screen_pool(app.screen)
         for key in leave_out:
             pool.pop(key, None)
-        run = Run(draw(pool, SEED, KEYS), BATCH)
+        run = Run(draw(pool, SEED, keys), BATCH)
 
         def on_top(app: SamanthaApp) -> bool:
             return isinstance(app.screen, dialog)
@@ -77,7 +81,9 @@ async def mash_dialog(
     return run, recorder, gate, quits
 
 
+@pytest.mark.parametrize("keys", KEYS)
 async def test_seeded_keys_on_the_recovery_dialog_change_nothing(
+    keys: int,
     root: Path,  # noqa: F811 (the fixture imported above)
     sandbox: Sandbox,  # noqa: F811
     monkeypatch: pytest.MonkeyPatch,
@@ -86,7 +92,7 @@ async def test_seeded_keys_on_the_recovery_dialog_change_nothing(
     store = store_of(root)
     crash_after(monkeypatch, store, batch(store), 3)
     untouched = everything(root)
-    run, recorder, gate, quits = await mash_dialog(root, RecoverScreen, CHOOSING, monkeypatch)
+    run, recorder, gate, quits = await mash_dialog(root, RecoverScreen, CHOOSING, keys, monkeypatch)
     with capsys.disabled():
         print(f"\nthe recovery dialog: {run.figures(recorder, gate, quits, sandbox)}")
     assert everything(root) == untouched
@@ -94,7 +100,9 @@ async def test_seeded_keys_on_the_recovery_dialog_change_nothing(
     sandbox.assert_untouched()
 
 
+@pytest.mark.parametrize("keys", KEYS)
 async def test_seeded_keys_on_the_refused_journal_change_nothing(
+    keys: int,
     tree: Path,  # noqa: F811 (the fixture imported above)
     sandbox: Sandbox,  # noqa: F811
     monkeypatch: pytest.MonkeyPatch,
@@ -102,7 +110,9 @@ async def test_seeded_keys_on_the_refused_journal_change_nothing(
 ) -> None:
     CASES["rollback of an edit writes .git/config"][0](tree)
     untouched = world(tree)
-    run, recorder, gate, quits = await mash_dialog(tree, RefusedJournalScreen, (), monkeypatch)
+    run, recorder, gate, quits = await mash_dialog(
+        tree, RefusedJournalScreen, (), keys, monkeypatch
+    )
     with capsys.disabled():
         print(f"\nthe refused journal: {run.figures(recorder, gate, quits, sandbox)}")
     assert world(tree) == untouched

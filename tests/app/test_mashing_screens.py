@@ -12,7 +12,6 @@ the bootstrap preview is test_bootstrap_mashing.py.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -64,10 +63,10 @@ from ..mashing import (
     undo_everything,
 )
 from ..pilot import settle
+from ..tiers import key_counts
 
-KEYS = int(os.environ.get("SAMANTHA_TUI_MASH_KEYS", "250"))
-"""Keys per screen: 250 in `make test` (all screens in about a quarter of the suite's time);
-`SAMANTHA_TUI_MASH_KEYS=2000` for the long run (about 100 s a screen on two cores)."""
+KEYS = key_counts(burst=50, soak=250)
+"""Keys per screen in each tier (tests/tiers.py): two bursts in `make test`, ten in `make soak`."""
 BATCH = 25
 SEED = 20260620
 SIZE = (100, 30)
@@ -250,9 +249,11 @@ NOT_ON_THEIR_OWN = {
 }
 
 
+@pytest.mark.parametrize("keys", KEYS)
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 async def test_seeded_keys_on_each_screen_crash_nothing_and_change_only_what_they_ask(
     case: Case,
+    keys: int,
     demo_root: Path,
     sandbox: Sandbox,  # noqa: F811 (the fixture imported above)
     tmp_path: Path,
@@ -280,7 +281,7 @@ async def test_seeded_keys_on_each_screen_crash_nothing_and_change_only_what_the
             if on_list
             else screen_pool(app.screen)
         )
-        run = Run(draw(pool, SEED, KEYS), BATCH)
+        run = Run(draw(pool, SEED, keys), BATCH)
         await mash_on(pilot, run, gate, recorder, case.is_top, case.opener)
         assert app.is_running and app.return_code is None
         await back_to_list(pilot)
@@ -292,4 +293,4 @@ async def test_seeded_keys_on_each_screen_crash_nothing_and_change_only_what_the
         print(f"changes and undos in order: {recorder.events}")
     assert_every_byte_accounted(before, demo_root, tmp_path / "expected", sandbox, recorder.emptied)
     assert len(recorder.undone) + recorder.dropped == len(recorder.applied)
-    assert run.on_screen == -(-KEYS // BATCH), "every burst began on the screen"
+    assert run.on_screen == -(-keys // BATCH), "every burst began on the screen"

@@ -29,18 +29,20 @@ from ..mashing import (
     undo_everything,
 )
 from ..pilot import settle
+from ..tiers import key_counts
 from .test_key_mashing import key_pool
 
-KEYS = 300
+KEYS = key_counts(burst=100, soak=300)
+"""Keys in each tier (tests/tiers.py): a burst in `make test`, the long run in `make soak`."""
 BATCH = 25
 SEED = 20260621
 
 
-async def one_run(root: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
+async def one_run(root: Path, keys: int, monkeypatch: pytest.MonkeyPatch) -> Run:
     with monkeypatch.context() as patched:
         gate = WorkerGate()
         gate.install(patched)
-        run = Run(draw(key_pool(), SEED, KEYS), BATCH)
+        run = Run(draw(key_pool(), SEED, keys), BATCH)
         app = SamanthaApp(root, lambda: TODAY)
         counting_quits(app)
         async with app.run_test(size=(80, 24)) as pilot:
@@ -52,14 +54,16 @@ async def one_run(root: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
     return run
 
 
+@pytest.mark.parametrize("keys", KEYS)
 async def test_the_same_seed_gives_the_same_screens_and_changes_after_every_burst(
+    keys: int,
     tmp_path: Path,
     sandbox: Sandbox,  # noqa: F811 (the fixture imported above)
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    first = await one_run(write_demo(tmp_path / "first", TODAY), monkeypatch)
-    second = await one_run(write_demo(tmp_path / "second", TODAY), monkeypatch)
-    assert len(first.trace) == KEYS // BATCH
+    first = await one_run(write_demo(tmp_path / "first", TODAY), keys, monkeypatch)
+    second = await one_run(write_demo(tmp_path / "second", TODAY), keys, monkeypatch)
+    assert len(first.trace) == keys // BATCH
     for burst, (one, other) in enumerate(zip(first.trace, second.trace, strict=True)):
         assert one == other, f"burst {burst} ended differently:\nfirst  {one}\nsecond {other}"
     # A comparison worth making: the keys went to more than the list, and changed something.

@@ -14,6 +14,8 @@ from textual.strip import Strip
 
 from samantha_tui.ui.widgets.memory_table import Column, MemoryTable, TableRow
 
+from ..tiers import examples
+
 STYLES = ["", "bold", "dim", "bold red", "yellow", "italic", "bold underline"]
 CHARS = "abcXYZ 0123…★·!—\x1b\u202e日本語é"
 
@@ -57,7 +59,7 @@ async def test_rows_drawn_from_cells_match_the_text_path() -> None:
     async with app.run_test(size=(100, 10)):
         table = app.query_one(MemoryTable)
 
-        @settings(max_examples=300, deadline=None)
+        @settings(max_examples=examples(300), deadline=None)
         @given(rows())
         def check(example) -> None:
             columns, cells, marked, cursor, width = example

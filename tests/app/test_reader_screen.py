@@ -12,6 +12,7 @@ from textual.widgets import Markdown, Static
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.memory_form import MemoryForm
 from samantha_tui.ui.screens.reader import DELETED, MARKDOWN_LIMIT, ReaderScreen
+from samantha_tui.ui.widgets.markdown_body import MarkdownBody
 from samantha_tui.ui.widgets.plain_lines import PlainLines
 
 from ..conftest import ST, TASKS, TODAY, make_tree
@@ -114,6 +115,13 @@ async def test_a_project_shows_its_notes_and_decisions(tmp_path: Path) -> None:
         assert not any("Not shown in the reader" in source for source in sources)
 
 
+def drawn_text(body: MarkdownBody) -> str:
+    """What the preview's body shows, line by line as on screen (wide enough not to wrap)."""
+    out = io.StringIO()
+    Console(file=out, width=200, color_system=None).print(body.content)
+    return "\n".join(line.strip() for line in out.getvalue().splitlines())
+
+
 def paragraph_lines(markdown: Markdown) -> list[str]:
     """The text of each paragraph the widget laid out, as it shows on screen."""
     from textual.widgets._markdown import MarkdownParagraph
@@ -135,8 +143,8 @@ async def test_status_lines_keep_their_line_breaks_in_the_preview_and_the_reader
             "Replace the gateway.\nStatus: Phase 2 - routing done\nStarted: 2026-03-30\n"
             "Last Updated: 2026-06-13"
         )
-        preview_body = app.query_one("#preview-body", Markdown)
-        assert await until(pilot, lambda: expected in paragraph_lines(preview_body))
+        preview_body = app.query_one("#preview-body", MarkdownBody)
+        assert await until(pilot, lambda: expected in drawn_text(preview_body))
         await pilot.press("enter")
         await settle(pilot)
         assert expected in paragraph_lines(app.screen.query_one("#reader-body", Markdown))

@@ -23,8 +23,8 @@ from samantha_tui.ui.screens.reader import ReaderScreen
 
 from ..conftest import make_tree
 from ..pilot import until
+from ..waiting import WITHIN, drawn, tap
 
-WAIT = 10.0
 FIRST = ".ai/short-term-memory/.ai/2026-01-01_first.md"
 SECOND = ".ai/short-term-memory/.ai/2026-01-02_second.md"
 
@@ -66,7 +66,7 @@ def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
 
     def held(self: Curator):
         opened.reached.set()
-        assert opened.wait(WAIT), "the test never let the scan run"
+        assert opened.wait(WITHIN), "the test never let the scan run"
         return real(self)
 
     monkeypatch.setattr(Curator, "load", held)
@@ -77,7 +77,7 @@ def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
 async def checked(pilot, app: SamanthaApp, gate: Gate) -> None:
     """Let the scan run, and wait until its checked tree is shown and every worker is done."""
     gate.set()
-    assert await until(pilot, lambda: app.checking is None, WAIT)
+    assert await until(pilot, lambda: app.checking is None)
     await app.workers.wait_for_complete()
     await pilot.pause()
 
@@ -108,7 +108,7 @@ async def test_the_catalogued_rows_show_before_the_scan_and_the_status_says_chec
     catalogue(root)
     app = SamanthaApp(root)
     async with app.run_test(size=(120, 36)) as pilot:
-        assert await until(pilot, lambda: len(app.table.rows) == 2, WAIT)
+        assert await until(pilot, lambda: len(app.table.rows) == 2)
         assert not gate.is_set()  # no scan has run: these came from the catalog
         assert app.checking == 2
         assert [row.key for row in app.table.rows] == [SECOND, FIRST]
@@ -131,10 +131,10 @@ async def test_a_file_changed_since_the_catalog_shows_its_new_content_after_the_
     os.utime(changed, ns=(later, later))
     app = SamanthaApp(root)
     async with app.run_test(size=(120, 36)) as pilot:
-        assert await until(pilot, lambda: len(app.table.rows) == 2, WAIT)
+        assert await until(pilot, lambda: len(app.table.rows) == 2)
         assert "First as catalogued" in titles(app)
         gate.set()
-        assert await until(pilot, lambda: app.checking is None, WAIT)
+        assert await until(pilot, lambda: app.checking is None)
         await pilot.pause()
         assert "First as it is now" in titles(app)
         assert "First as catalogued" not in titles(app)
@@ -148,18 +148,18 @@ async def test_keys_that_change_or_open_a_form_wait_for_the_check_then_run_in_or
     before = (root / SECOND).read_bytes()
     app = SamanthaApp(root)
     async with app.run_test(size=(120, 36)) as pilot:
-        assert await until(pilot, lambda: len(app.table.rows) == 2, WAIT)
-        await pilot.press("c", "e")
+        assert await until(pilot, lambda: len(app.table.rows) == 2)
+        await tap(pilot, "c", "e")
         assert await until(pilot, lambda: any("still being checked (2)" in m for m in said(app)))
         assert len(app.screen_stack) == 1  # the form waits too
         assert (root / SECOND).read_bytes() == before  # nothing written from unchecked records
         gate.set()
-        assert await until(pilot, lambda: isinstance(app.screen, MemoryForm), WAIT)
+        assert await until(pilot, lambda: isinstance(app.screen, MemoryForm))
         # Mounted with its fields before the test ends: an app closed while a screen mounts
         # takes its children away under the screen's on_mount.
-        assert await until(pilot, lambda: bool(app.screen.query("#field-heading")), WAIT)
+        assert await until(pilot, lambda: bool(app.screen.query("#field-heading")))
         await pilot.pause()
-        assert await until(pilot, lambda: (root / SECOND).read_bytes() != before, WAIT)
+        assert await until(pilot, lambda: (root / SECOND).read_bytes() != before)
         assert "critical: true" in (root / SECOND).read_text(encoding="utf-8")
         assert app.screen.memory.path == SECOND
 
@@ -192,13 +192,13 @@ async def test_without_a_catalog_the_app_reads_the_files_as_before(
     app = SamanthaApp(root)
     async with app.run_test(size=(120, 36)) as pilot:
         # The scan waits at the gate: past the catalog, which had nothing to draw.
-        assert await until(pilot, gate.reached.is_set, WAIT)
-        await pilot.pause()
+        assert await until(pilot, gate.reached.is_set)
+        await drawn(pilot)
         assert app.checking is None
         assert app.memory_tree is None  # nothing to draw until the files are read
         assert not app.table.rows
         gate.set()
-        assert await until(pilot, lambda: len(app.table.rows) == 2, WAIT)
+        assert await until(pilot, lambda: len(app.table.rows) == 2)
         assert app.memory_tree is not None
         assert {m.path for m in app.memory_tree.of_kind(Kind.SHORT_TERM)} == {FIRST, SECOND}
 
@@ -214,13 +214,13 @@ async def test_a_change_asked_for_while_checking_keeps_what_another_program_wrot
     (root / FIRST).write_text(edited, encoding="utf-8")
     app = SamanthaApp(root)
     async with app.run_test(size=(120, 36)) as pilot:
-        assert await until(pilot, lambda: "checking" in status(app), WAIT)
+        assert await until(pilot, lambda: "checking" in status(app))
         assert app.table.selected_key == SECOND  # newest first
-        await pilot.press("down")
+        await tap(pilot, "down")
         assert app.memory_for(FIRST).importance == "low"  # as catalogued
-        await pilot.press("c")
+        await tap(pilot, "c")
         gate.set()
-        assert await until(pilot, lambda: "critical" in (root / FIRST).read_text("utf-8"), WAIT)
+        assert await until(pilot, lambda: "critical" in (root / FIRST).read_text("utf-8"))
         await pilot.app.workers.wait_for_complete()
         assert (root / FIRST).read_text(encoding="utf-8") == edited.replace(
             "importance: high\n", "importance: high\ncritical: true\n"
@@ -236,14 +236,14 @@ async def test_a_screen_over_the_whole_tree_opens_only_on_the_checked_tree(
     catalogue(root)
     app = SamanthaApp(root)
     async with app.run_test(size=(120, 36)) as pilot:
-        assert await until(pilot, lambda: "checking" in status(app), WAIT)
-        await pilot.press("s")
+        assert await until(pilot, lambda: "checking" in status(app))
+        await tap(pilot, "s")
         assert await until(pilot, lambda: any("still being checked" in m for m in said(app)))
         assert not isinstance(app.screen, StatsScreen)
         gate.set()
-        assert await until(pilot, lambda: isinstance(app.screen, StatsScreen), WAIT)
+        assert await until(pilot, lambda: isinstance(app.screen, StatsScreen))
         # It counts the checked records (with the catalogued ones there would be none yet).
-        assert await until(pilot, lambda: getattr(app.screen, "numbers", None) is not None, WAIT)
+        assert await until(pilot, lambda: getattr(app.screen, "numbers", None) is not None)
         assert app.screen.numbers.total == 2
 
 
@@ -267,16 +267,16 @@ async def test_while_checking_the_list_holds_entries_and_only_a_previewed_record
     monkeypatch.setattr(catalog_module.Catalog, "catalogued", refused)
     app = SamanthaApp(root)
     async with app.run_test(size=(120, 36)) as pilot:
-        assert await until(pilot, lambda: len(app.table.rows) == 2, WAIT)
+        assert await until(pilot, lambda: len(app.table.rows) == 2)
         assert all(isinstance(m, Listed) for m in app.memory_tree.memories)
-        assert await until(pilot, lambda: previewed(app) == SECOND, WAIT)
+        assert await until(pilot, lambda: previewed(app) == SECOND)
         assert loaded == [SECOND]  # the selected row's record, for its preview, and no other
-        await pilot.press("down")
-        assert await until(pilot, lambda: previewed(app) == FIRST, WAIT)
+        await tap(pilot, "down")
+        assert await until(pilot, lambda: previewed(app) == FIRST)
         assert loaded == [SECOND, FIRST]
-        await pilot.press("up", "down", "up")
-        assert await until(pilot, lambda: previewed(app) == SECOND, WAIT)
-        assert await until(pilot, lambda: not app.preview.body_pending, WAIT)
+        await tap(pilot, "up", "down", "up")
+        assert await until(pilot, lambda: previewed(app) == SECOND)
+        assert await until(pilot, lambda: not app.preview.body_pending)
         assert loaded == [SECOND, FIRST]  # kept, not loaded again
         await checked(pilot, app, gate)
         assert all(isinstance(m, Memory) for m in app.memory_tree.memories)
@@ -290,16 +290,16 @@ async def test_the_reader_opens_on_a_catalogued_record_while_checking(
     catalogue(root)
     app = SamanthaApp(root)
     async with app.run_test(size=(120, 36)) as pilot:
-        assert await until(pilot, lambda: len(app.table.rows) == 2, WAIT)
-        await pilot.press("down", "enter")
-        assert await until(pilot, lambda: isinstance(app.screen, ReaderScreen), WAIT)
+        assert await until(pilot, lambda: len(app.table.rows) == 2)
+        await tap(pilot, "down", "enter")
+        assert await until(pilot, lambda: isinstance(app.screen, ReaderScreen))
         # Drawn before the test goes on: an app closed while the reader fills itself takes its
         # parts away under it.
-        assert await until(pilot, lambda: bool(app.screen.query("#reader-notes")), WAIT)
+        assert await until(pilot, lambda: bool(app.screen.query("#reader-notes")))
         assert app.screen.memory.path == FIRST
         assert app.screen.memory.body.strip().endswith("Body.")
         assert not gate.is_set()
         await checked(pilot, app, gate)
         await pilot.press("escape")  # the checked tree shows again in it: closed once drawn
-        assert await until(pilot, lambda: len(app.screen_stack) == 1, WAIT)
+        assert await until(pilot, lambda: len(app.screen_stack) == 1)
         await app.workers.wait_for_complete()

@@ -17,6 +17,7 @@ from samantha_tui.ui.screens.stats import BarRow, Bars, StatsScreen, bar_lines, 
 
 from ..conftest import ST, TODAY, make_tree, memory_text
 from ..pilot import settle, until
+from ..waiting import drawn
 
 NOT_CRITICAL = f"{ST}/2026-05-18_jwt_clock_skew_leeway.md"
 """A demo memory that is not critical yet."""
@@ -121,7 +122,7 @@ async def test_checking_until_the_drift_is_known(demo_root: Path) -> None:
         screen = StatsScreen()
         app.push_screen(screen)
         assert await until(pilot, lambda: screen.numbers is not None)
-        await pilot.pause()
+        await drawn(pilot)  # not settled: the drift check is held until released below
         assert shown(screen, "#stats-drift") == "checking…"
         assert "4 critical" in shown(screen, "#stats-critical")
         release.set()

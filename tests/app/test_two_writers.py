@@ -43,6 +43,7 @@ from samantha_tui.ui.screens.memory_form import MemoryForm
 from ..conftest import LT, ST, TODAY, make_tree
 from ..pilot import busy, queues_empty, reindexed, until
 from ..store_spy import Change, on_change
+from ..waiting import handled
 
 END = "<!-- end of memory -->"
 """Every memory in these trees ends with this line: a file without it was cut short."""
@@ -560,7 +561,8 @@ async def answer_dialogs(pilot, rng: random.Random, conflicts: set[int]) -> None
         # would press again, and so does this.
         await pilot.pause(0.05)
         pilot.app.simulate_key(key)
-        await until(pilot, lambda shown=screen: pilot.app.screen is not shown, seconds=1.0)
+        # Handled: the dialog went, or the next round presses again.
+        await handled(pilot)
     raise AssertionError(f"{type(pilot.app.screen).__name__} would not go away")
 
 

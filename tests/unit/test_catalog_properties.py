@@ -27,6 +27,7 @@ from samantha_tui.core.reading.scan import scan
 
 from ..conftest import LT, ST, TASKS, TODAY, make_tree, memory_text
 from ..processes import next_tick
+from ..tiers import examples
 
 # A day in 2025, well before the catalog's racy window: every file's mtime is set near it.
 OLD_NS = 1_750_000_000 * 10**9
@@ -112,7 +113,7 @@ def by_path(tree: Tree) -> dict[str, Memory]:
 
 
 @settings(
-    max_examples=30,
+    max_examples=examples(30),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -24,6 +24,7 @@ from samantha_tui.core.reading.scan import refresh, scan
 from ..conftest import ST, TODAY, make_tree, memory_text
 from ..fresh_python import locked_by_another_process, run_fresh
 from ..processes import next_tick
+from ..tiers import examples
 from .test_catalog_properties import OLD_NS, PATHS, STEPS, apply, text, write
 
 
@@ -44,7 +45,7 @@ def stamp_of(opened: Catalog) -> str | None:
 
 
 @settings(
-    max_examples=30,
+    max_examples=examples(30),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

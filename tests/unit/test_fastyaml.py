@@ -14,6 +14,8 @@ from samantha_tui.core.reading import frontmatter, yaml_loader
 from samantha_tui.core.reading.fastyaml import try_parse
 from samantha_tui.demo import source
 
+from ..tiers import examples
+
 LOADERS = [yaml_loader.PURE_LOADER, yaml_loader.LOADER]
 
 
@@ -161,7 +163,7 @@ FRONTMATTER = st.tuples(
 ).map(lambda parts: "".join(line + parts[1] for line in parts[0]))
 
 
-@settings(max_examples=1200, deadline=None)
+@settings(max_examples=examples(1200), deadline=None)
 @given(FRONTMATTER)
 def test_whenever_the_fast_path_answers_it_equals_the_full_reader(text: str) -> None:
     event("fast path" if assert_exact(text) is not None else "full parser")

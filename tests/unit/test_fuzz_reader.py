@@ -34,10 +34,11 @@ from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.widgets.preview import fields_table, format_value, problem_lines
 
 from ..conftest import LT, ST, TASKS, TODAY, make_tree
+from ..tiers import examples
 
 PROCEDURAL = ".ai/procedural-memory/.ai"
 FUZZ = settings(
-    max_examples=200,
+    max_examples=examples(200),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
@@ -288,7 +289,7 @@ def test_bytes_after_a_frontmatter_opener_are_read_and_used(raw: bytes, empty_ro
     read_and_use(b"---\ndate: 2026-01-28\n" + raw + b"\n---\n# T\n", empty_root, whole_tree=False)
 
 
-@settings(FUZZ, max_examples=300)
+@settings(FUZZ, max_examples=examples(300))
 @given(text=DOCUMENT)
 def test_yaml_shaped_text_is_read_and_used_without_an_exception(text: str, empty_root) -> None:
     memory = read_and_use(text.encode("utf-8", "surrogatepass"), empty_root, whole_tree=False)
@@ -335,7 +336,7 @@ FILES = st.dictionaries(
 )
 
 
-@settings(FUZZ, max_examples=30)
+@settings(FUZZ, max_examples=examples(30))
 @given(files=FILES)
 def test_a_whole_hostile_tree_scans_twice_the_same_and_everything_built_from_it_works(
     files: dict[str, bytes], tmp_path_factory: pytest.TempPathFactory

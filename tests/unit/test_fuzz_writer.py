@@ -24,10 +24,11 @@ from samantha_tui.core.writing.atomic import StoreError
 from samantha_tui.core.writing.store import Store
 
 from ..conftest import ST, TODAY, make_tree
+from ..tiers import examples
 from .test_fuzz_reader import finishes_within
 
 FUZZ = settings(
-    max_examples=300,
+    max_examples=examples(300),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
@@ -297,7 +298,7 @@ def test_every_edit_reads_back_exactly_or_is_refused(data: st.DataObject) -> Non
     edit_or_refuse(doc, set_values, unset, added)
 
 
-@settings(FUZZ, max_examples=50)
+@settings(FUZZ, max_examples=examples(50))
 @given(data=st.data())
 def test_store_edit_writes_exactly_the_writers_bytes_or_nothing(
     data: st.DataObject, tmp_path_factory: pytest.TempPathFactory

@@ -14,6 +14,8 @@ from samantha_tui.core.basics.json_spans import elements_at, object_at
 from samantha_tui.core.views.indexes.json_text import rewrite_json, same
 from samantha_tui.core.views.indexes.jsonfmt import dump_json
 
+from ..tiers import examples
+
 _SCALARS = (
     st.none()
     | st.booleans()
@@ -153,7 +155,7 @@ def _items(text: bytes, key: str) -> list[str]:
     return [decoded[a:b] for a, b in elements_at(decoded, member.value_start)]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.data(), TOP, LAYOUTS)
 def test_an_edit_reads_back_and_keeps_the_bytes_of_what_did_not_change(
     data: st.DataObject, old: dict[str, Any], layout: Layout

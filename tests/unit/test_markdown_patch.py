@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 from samantha_tui.core.basics.model import Kind
 from samantha_tui.core.views.indexes.markdown_merge import block_keys, patch_markdown
 
+from ..tiers import examples
+
 OURS = (
     b"# Short-Term Memory Index\n\n**Last Updated**: 2026-06-15\n**Total Memories**: 3\n\n"
     b"## Recent (Last 30 Days)\n\n- `a.md` - A new [topics: x]\n- `b.md` - B [topics: x]\n"
@@ -69,7 +71,7 @@ HAND = st.sampled_from([b"a hand note\n", b"\n", b"None.\n", b"## Appended\n", b
 UNITS = st.sampled_from([b"- `a.md` - A old\n", b"- `b.md` - B\n", b"- `z.md` - Z gone\n"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.one_of(HAND, UNITS), max_size=14), st.sets(st.sampled_from("abcz")))
 def test_patching_twice_is_patching_once_and_keeps_every_line_out_of_scope(
     middle: list[bytes], scope: set[str]

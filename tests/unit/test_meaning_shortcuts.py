@@ -26,13 +26,14 @@ from samantha_tui.core.views.meaning.polarity import (
     key_before,
 )
 
+from ..tiers import examples
 from .meaning_labelled import CONTRADICTIONS, PARAPHRASES, UNRELATED
 from .meaning_labelled_long import GROUPS as LONG_GROUPS
 
 SEARCH_BACK = re.compile(KEY_BEFORE)
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(st.text(alphabet="ab_.-9 \t\n:=isoftx", max_size=60))
 def test_reading_back_from_a_number_finds_what_a_search_back_finds(text: str) -> None:
     found = SEARCH_BACK.search(text, max(0, len(text) - KEY_WINDOW), len(text))
@@ -67,7 +68,7 @@ CLAUSE_PIECES = (
 )
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(
     st.lists(
         st.sampled_from(CLAUSE_PIECES),

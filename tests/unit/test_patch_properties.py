@@ -31,6 +31,7 @@ from samantha_tui.core.writing.store import Store
 from ..conftest import LT, ST, TODAY, write_demo
 from ..curating import ONE, TWO, ready, text
 from ..processes import in_memory_folder
+from ..tiers import examples
 
 KEPT_STATE = [
     (plan, "_PARSED", dict),
@@ -134,7 +135,7 @@ def _act(curator: Curator, action: str, number: int, step: int) -> None:
 
 
 @settings(
-    max_examples=12,
+    max_examples=examples(12),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -210,7 +211,7 @@ ENTRY_LISTS = st.lists(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(old=ENTRY_LISTS, new=ENTRY_LISTS, exact=st.frozensets(st.sampled_from(["a.md", "b.md"])))
 def test_the_fast_list_patch_equals_the_general_one(old, new, exact) -> None:
     old_items = [_entry(key, tag) for key, tag in old]

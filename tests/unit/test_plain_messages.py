@@ -14,6 +14,8 @@ from samantha_tui.core.basics.wording import described, written
 from samantha_tui.core.reading import fields, frontmatter
 from samantha_tui.core.reading.reader import memory_from_bytes
 
+from ..tiers import examples
+
 TODAY = dt.date(2026, 6, 15)
 PYTHON = re.compile(
     r"datetime\.|PosixPath\(|WindowsPath\(|\(int\)|\(bool\)|\(float\)|\(date\)|\(datetime\)"
@@ -44,7 +46,7 @@ def assert_plain(message: str) -> None:
     assert not PYTHON.search(message), message
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.dictionaries(st.sampled_from(RULED_KEYS), values, max_size=4), st.sampled_from(list(Kind))
 )
@@ -53,7 +55,7 @@ def test_field_checks_name_odd_values_as_written(mapping: dict, kind: Kind) -> N
         assert_plain(message)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.sampled_from(sorted(schema.RULES)), values)
 def test_value_errors_are_plain(key: str, value: object) -> None:
     message = schema.value_error(key, value)

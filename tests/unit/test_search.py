@@ -14,6 +14,7 @@ from samantha_tui.core.basics.model import Kind, Memory
 from samantha_tui.core.views.search import BODY_CHARS, SearchIndex, forgives_typo
 
 from ..conftest import LT, ST, TODAY, memory_text
+from ..tiers import examples
 
 
 def mem(
@@ -493,7 +494,7 @@ def _one_edit(word: str, position: int, letter: str, how: int) -> str:
 _LETTERS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=4, max_size=10)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     _LETTERS,
     st.integers(min_value=0, max_value=20),
@@ -509,7 +510,7 @@ def test_a_word_with_one_edit_finds_a_vocabulary_word_of_four_letters_or_more(
     assert "target" in stems(index, typed)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=3), _LETTERS)
 def test_words_of_three_letters_or_fewer_never_match_by_a_typo(typed: str, word: str) -> None:
     # Matched only literally: a word's start, or (three letters) inside a word.

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from samantha_tui.core.views.search import SPARSE, SearchIndex, bitset, flags_of, slots_of, union_of
 
 from ..conftest import TODAY
+from ..tiers import examples
 from .test_search import mem
 
 SLOTS = st.sets(st.integers(min_value=0, max_value=5000), max_size=400)
@@ -37,7 +38,7 @@ def answers(index: SearchIndex, query: str) -> list[tuple[str, float, tuple]]:
     return [(hit.path, hit.score, hit.title_spans) for hit in result.hits]
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(st.integers(min_value=0, max_value=2 * SPARSE + 10), st.data())
 def test_updates_across_the_sparse_limit_answer_as_a_fresh_build(count: int, data) -> None:
     memories = [mem(f"m{i}", f"gateway note {i}", body="retry budget") for i in range(count)]

@@ -16,6 +16,7 @@ from samantha_tui.core.views.search import SCOPES, SearchIndex
 from samantha_tui.core.views.search_store import SearchStore
 
 from ..conftest import TODAY
+from ..tiers import examples
 
 WORDS = (
     "gateway", "config", "loader", "retry", "budget", "kafka", "cli", "ci", "decision", "deploy",
@@ -106,7 +107,9 @@ def _store(memories: list[Memory]) -> SearchStore:
 
 
 LIMITS = st.sampled_from([None, 0, 1, 2, 5])
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @SETTINGS

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from samantha_tui.core.reading import frontmatter
 from samantha_tui.core.reading.frontmatter import FrontmatterError, edit, parse, render_new
 
+from ..tiers import examples
+
 # --- generated frontmatter in the styles people and tools really write ---------------------------
 
 LOWER = "abcdefghijklmnopqrstuvwxyz"
@@ -109,7 +111,9 @@ def documents(draw) -> tuple[str, list[str], dict[str, str]]:
     return render(), keys, {key: render(key) for key in keys}
 
 
-PROPERTY = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(
+    max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 NEW_VALUE = st.one_of(
     WORD,
     UNICODE,

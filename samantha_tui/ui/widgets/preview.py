@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
 from textual.containers import VerticalScroll
 from textual.timer import Timer
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from ...core.basics.model import Memory, Problem, Severity, Tree
 from ...core.reading.frontmatter import render_field
@@ -22,12 +22,13 @@ from ...core.views.origin import Origin, names_an_origin, origin_of
 from ..markdown_source import markdown_source
 from ..visible_text import shown, visible, visible_lines
 from ..workers import background
+from .markdown_body import MarkdownBody
 
 MAX_VALUE_CHARS = 600
 PREVIEW_BODY_CHARS = 20_000
-"""Characters of a body the pane lays out as Markdown: Textual's Markdown widget takes seconds
-for a few tens of thousands, and a 1 MB body would hold the app for minutes. The reader
-(Enter) shows all of it."""
+"""Characters of a body the pane draws as Markdown: drawing is paid again at each width the pane
+takes, and a 1 MB body would hold the app for seconds each time. The reader (Enter) shows all of
+it."""
 
 
 def preview_part(text: str) -> str:
@@ -151,7 +152,7 @@ class Preview(VerticalScroll):
         related.display = False
         yield related
         yield Static(id="preview-fields")
-        yield Markdown(id="preview-body")
+        yield MarkdownBody(id="preview-body")
 
     shown: Memory | None = None
     """The record on show; records are immutable, so the same object needs no redraw."""
@@ -164,11 +165,12 @@ class Preview(VerticalScroll):
         return self._body_timer is not None
 
     def show_memory(self, memory: Memory, held: bool = False) -> AwaitComplete:
-        """Show a memory; await the result to know its Markdown body is mounted. `held`: more
-        moves are likely to follow at once, so the body waits until they pause."""
+        """Show a memory. `held`: more moves are likely to follow at once, so the body waits
+        until they pause. The result is already complete: it is awaitable for the screens that
+        await it."""
         if memory is self.shown:
-            # A search re-ranking as you type often keeps the same memory first: laying out its
-            # Markdown again cost a tenth of a second per keystroke at 10,000 memories.
+            # A search re-ranking as you type often keeps the same memory first: nothing of it
+            # needs drawing again.
             if not held and not self.body_pending:
                 self._origin_again(memory)
             return AwaitComplete.nothing()
@@ -181,7 +183,7 @@ class Preview(VerticalScroll):
         fields = self.query_one("#preview-fields", Static)
         update_in_place(fields, Group(*parts), grow_only=held)
         fields.display = bool(parts)
-        body = self.query_one("#preview-body", Markdown)
+        body = self.query_one("#preview-body", MarkdownBody)
         self.scroll_home(animate=False)
         if held:
             # Hidden, not left showing the body of a row passed before.
@@ -196,9 +198,10 @@ class Preview(VerticalScroll):
         self._look_up_related(memory)
         text = without_title(memory.body, memory.title)
         body.display = bool(text.strip())
-        return lay_out_body(body, preview_part(text))
+        body.show(preview_part(text))
+        return AwaitComplete.nothing()
 
-    async def _draw_waiting_body(self) -> None:
+    def _draw_waiting_body(self) -> None:
         self._body_timer = None
         memory = self.shown
         if memory is None:
@@ -208,12 +211,10 @@ class Preview(VerticalScroll):
         fit_height(self.query_one("#preview-fields", Static))
         self._look_up_origin(memory)
         self._look_up_related(memory)
-        body = self.query_one("#preview-body", Markdown)
+        body = self.query_one("#preview-body", MarkdownBody)
         text = without_title(memory.body, memory.title)
-        await lay_out_body(body, preview_part(text))
-        if self.shown is memory and self._body_timer is None:
-            # Shown only once mounted, and only if no other memory came meanwhile.
-            body.display = bool(text.strip())
+        body.show(preview_part(text))
+        body.display = bool(text.strip())
 
     # --- where the memory came from ---------------------------------------------------------------
 
@@ -298,25 +299,7 @@ class Preview(VerticalScroll):
         fields.display = bool(message)
         self.query_one("#preview-origin", Static).display = False
         self.query_one("#preview-related", Static).display = False
-        self.query_one("#preview-body", Markdown).display = False
-
-
-def lay_out_body(body: Markdown, source: str) -> AwaitComplete:
-    """Lay the body out as Markdown, unless it holds that source already; await it to know its
-    blocks are mounted.
-
-    Editing a memory's fields (`c`, `+`, a form) shows a new record with the same body: its blocks
-    are kept, not made again. Laying out a body mounts a widget per paragraph, heading and bullet:
-    `c` on the demo's service map took 0.52 s of CPU with it, 0.22 s without."""
-    if body.source != source:
-        return body.update(source)
-
-    async def mounted() -> None:
-        # The same source may still be on its way in (an update holds the lock until mounted).
-        async with body.lock:
-            pass
-
-    return AwaitComplete(mounted())
+        self.query_one("#preview-body", MarkdownBody).display = False
 
 
 def update_in_place(static: Static, content: Any, *, grow_only: bool = False) -> None:
