@@ -61,7 +61,7 @@ from samantha_tui.ui.screens.button_choices import ButtonChoices
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.memory_form import DiscardQuestion
 
-from .waiting import WITHIN, is_short_one_shot, key_event, press, settle, taken_in
+from .waiting import WITHIN, is_short_one_shot, press, send_key, settle, taken_in
 
 MORE_KEYS = (
     "enter",
@@ -210,9 +210,7 @@ async def mash(pilot, keys: list[str], gate: WorkerGate | None = None) -> None:
         await gate.close()
     try:
         for key in keys:
-            event = key_event(key)
-            event.set_sender(app)
-            app._driver.send_message(event)
+            send_key(app, key)
         await taken_in(pilot)
     finally:
         if gate is not None:

@@ -20,6 +20,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from textual import events
 from textual.app import App
 from textual.dom import DOMNode
@@ -135,30 +136,42 @@ def any_unpainted(app: App[Any]) -> bool:
     return any(screen_unpainted(screen) for screen in shown_screens(app))
 
 
+def changes_queued(app: App[Any]) -> bool:
+    """The app's ordered changes: one running or more waiting."""
+    return bool(getattr(app, "_draining", False) or getattr(app, "_jobs", ()))
+
+
+def body_pending(app: App[Any]) -> bool:
+    """The preview's body waits for held keys to pause."""
+    preview = getattr(app, "preview", None)
+    return bool(preview is not None and preview.body_pending)
+
+
+def plan_pending(app: App[Any]) -> bool:
+    """A screen's plan waits for the keys to pause."""
+    return any(getattr(screen, "pending", False) is True for screen in app.screen_stack)
+
+
 def busy(app: App[Any]) -> bool:
     """Something is left that will change what the screen shows: a worker, a queued change, a
     debounce, a preview body or a screen's plan waiting for the keys to pause."""
-    preview = getattr(app, "preview", None)
     return (
         bool(working(app))
-        or bool(getattr(app, "_draining", False) or getattr(app, "_jobs", ()))
+        or changes_queued(app)
         or bool(pending_short_timers(app))
-        or bool(preview is not None and preview.body_pending)
-        or any(getattr(screen, "pending", False) is True for screen in app.screen_stack)
+        or body_pending(app)
+        or plan_pending(app)
     )
 
 
 def busy_with(app: App[Any]) -> str:
-    """What keeps the app busy, for a hang's message."""
-    preview = getattr(app, "preview", None)
+    """What keeps the app busy, for a hang's message: busy()'s parts, named."""
     found = {
         "workers": ", ".join(worker.name or repr(worker) for worker in working(app)),
-        "changes": bool(getattr(app, "_draining", False) or getattr(app, "_jobs", ())),
+        "changes": changes_queued(app),
         "debounces": ", ".join(repr(timer) for timer in pending_short_timers(app)),
-        "a preview body": bool(preview is not None and preview.body_pending),
-        "a screen's plan": any(
-            getattr(screen, "pending", False) is True for screen in app.screen_stack
-        ),
+        "a preview body": body_pending(app),
+        "a screen's plan": plan_pending(app),
         "queued messages": not queues_empty(app),
         "an unpainted screen": unpainted_said(app),
     }
@@ -364,7 +377,7 @@ async def no_idle_waits(*_args: object, **_kwargs: object) -> None:
     )
 
 
-def install(monkeypatch: Any) -> None:
+def install(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every pilot a test gets (from `run_test`, or the snapshot plugin's) is a HarnessPilot, and
     Textual's wait for the CPU going quiet fails the test that reaches it. `run_test` imports
     Pilot from textual.pilot when called, so the module's name is the one to replace."""

@@ -21,8 +21,8 @@ from samantha_tui.ui.screens.review import SECTIONS as lifecycle_sections
 from samantha_tui.ui.screens.review import ReviewScreen, ReviewTable
 
 from ..conftest import LT, ST, TASKS, TODAY, memory_text
-from ..mashing import key_event
 from ..pilot import index_check, reindexed, settle, until
+from ..waiting import key_event
 
 PRUNE = (
     f"{ST}/2026-02-16_standup_notes_format.md",

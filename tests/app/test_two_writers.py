@@ -538,8 +538,8 @@ APP_KEYS = ("c", "c", "c", "plus", "minus", "u", "u", "u", "d", "r", "down", "up
 
 
 async def press(pilot, key: str) -> None:
-    """A key, as fast as a person types: `pilot.press` waits until the whole process is idle,
-    which it never is while another program keeps the watcher busy."""
+    """A key, as fast as a person types: `pilot.press` waits for the app to settle after each
+    key, which it never does for long while another program keeps the watcher busy."""
     pilot.app.simulate_key(key)
     await asyncio.sleep(0.03)
 
