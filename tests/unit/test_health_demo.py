@@ -35,13 +35,23 @@ def test_the_demo_report_finds_its_paraphrase_pair_and_its_contradiction(demo_ro
     )
     assert report.semantic.on
     by_pair = {
-        frozenset(f.paths): f for f in report.findings if f.check in (h.CONFLICT, h.DUPLICATE)
+        frozenset(f.paths): f
+        for f in report.findings
+        if f.check in (h.CONFLICT, h.SUPERSESSION, h.DUPLICATE, h.RELATED)
     }
-    conflict = by_pair[frozenset(JWT)]
-    assert conflict.check == h.CONFLICT and "30 vs 60" in conflict.message
-    assert conflict.fix.action == h.RESOLVE_CONFLICT
-    duplicate = by_pair[frozenset(FORCE_PUSH)]
-    assert duplicate.check == h.DUPLICATE and duplicate.fix.action == h.MERGE
-    # The critical rule is the one kept: the paraphrase written later goes.
-    assert duplicate.paths == FORCE_PUSH
-    assert report.errors == 1, "the one contradiction is the one error"
+    # The leeway raised from 30 to 60 seconds three weeks later: the newer may supersede.
+    superseded = by_pair[frozenset(JWT)]
+    assert superseded.check == h.SUPERSESSION and "30 vs 60" in superseded.message
+    assert superseded.paths == (JWT[1], JWT[0])  # (newer, older)
+    assert superseded.fix.action == h.RESOLVE_CONFLICT
+    # A paraphrase in other words: never merged on meaning, shown to be read side by side.
+    related = by_pair[frozenset(FORCE_PUSH)]
+    assert related.check == h.RELATED and related.fix.action == h.RESOLVE_CONFLICT
+    copy = frozenset(
+        (
+            f"{ST}/2026-05-12_retry_budget_upstream_calls.md",
+            f"{ST}/2026-05-12_retry_budget_upstream_calls_20260513_020114.md",
+        )
+    )
+    assert set(by_pair) == {frozenset(JWT), frozenset(FORCE_PUSH), copy}
+    assert report.errors == 0, "a supersession is a warning: nothing here contradicts"

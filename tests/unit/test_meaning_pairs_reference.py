@@ -16,7 +16,10 @@ from samantha_tui.core.views.meaning import SimilarPair
 from samantha_tui.core.views.meaning.model import Engine, load_engine
 from samantha_tui.core.views.meaning.pairs import (
     CANDIDATE_MEANING,
+    COPY_WORDING,
     PER_MEMORY,
+    STANDOUT,
+    _background,
     comparable,
     judge,
     similar_pairs,
@@ -30,8 +33,11 @@ TODAY = dt.date(2026, 6, 15)
 
 def reference(chosen: list[Memory], matrix: np.ndarray) -> list[SimilarPair]:
     """Every memory's closest PER_MEMORY others at CANDIDATE_MEANING or more, by a sort of the
-    whole cosine matrix, each pair judged once."""
+    whole cosine matrix, each pair judged once, those that stand out from neither memory's
+    background (pairs.STANDOUT) left out unless worded as copies."""
     cosines = matrix @ matrix.T
+    np.fill_diagonal(cosines, -1.0)
+    background = _background(cosines)
     candidates: dict[tuple[int, int], float] = {}
     for i, row in enumerate(cosines):
         closest = sorted((j for j in range(len(chosen)) if j != i), key=lambda j: -row[j])
@@ -41,7 +47,8 @@ def reference(chosen: list[Memory], matrix: np.ndarray) -> list[SimilarPair]:
     found: list[SimilarPair] = []
     for (i, j), meaning in sorted(candidates.items()):
         pair = judge(chosen[i], chosen[j], texts_of(chosen[i])[0], texts_of(chosen[j])[0], meaning)
-        if pair is not None:
+        standout = meaning >= max(background[i], background[j]) + STANDOUT
+        if pair is not None and (standout or pair.wording >= COPY_WORDING):
             found.append(pair)
     return found
 

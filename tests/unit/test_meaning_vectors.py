@@ -13,7 +13,13 @@ import pytest
 from samantha_tui.core.reading.catalog import Catalog
 from samantha_tui.core.views.meaning.model import Engine, load_engine
 from samantha_tui.core.views.meaning.text import embedding_text
-from samantha_tui.core.views.meaning.vectors import WIDTH, MemoryVectors, vectors_for, words_of
+from samantha_tui.core.views.meaning.vectors import (
+    WIDTH,
+    MemoryVectors,
+    cache_name,
+    vectors_for,
+    words_of,
+)
 from samantha_tui.core.writing.store import Store
 
 from ..conftest import ST, TODAY, make_tree
@@ -119,7 +125,7 @@ def test_an_older_catalog_without_the_table_gains_it_and_keeps_its_records(
     assert reopened.notice is None  # not rebuilt: the records are still there
     assert len(reopened.digests()) == 3
     digests = [m.digest for m in store.tree.memories]
-    assert set(reopened.vectors(engine.name, digests, WIDTH)) == set(digests)
+    assert set(reopened.vectors(cache_name(engine), digests, WIDTH)) == set(digests)
     reopened.close()
 
 

@@ -34,7 +34,9 @@ from .stats import CRITICAL_ADVISED
 
 WEIGHTS = {
     h.CONFLICT: 10,
+    h.SUPERSESSION: 4,
     h.DUPLICATE: 4,
+    h.RELATED: 0,
     h.INDEX_DRIFT: 5,
     h.BOOTSTRAP_BUDGET: 5,
     h.CRITICAL_COUNT: 5,
@@ -43,7 +45,8 @@ WEIGHTS = {
     h.RELATIVE_DATE: 1,
     h.STALE: 1,
 }
-"""Points a finding of each check costs."""
+"""Points a finding of each check costs. Two related memories are nothing wrong: they are shown
+to be read side by side, and cost no point."""
 CAP = 20
 """Points one check costs at most."""
 

@@ -9,7 +9,9 @@ from ..basics.model import Severity
 
 # The checks, in the order the report lists them.
 CONFLICT = "conflict"
+SUPERSESSION = "supersession"
 DUPLICATE = "duplicate"
+RELATED = "related"
 INDEX_DRIFT = "index drift"
 BOOTSTRAP_BUDGET = "bootstrap budget"
 CRITICAL_COUNT = "critical count"
@@ -19,7 +21,9 @@ RELATIVE_DATE = "relative date"
 STALE = "stale"
 CHECKS = (
     CONFLICT,
+    SUPERSESSION,
     DUPLICATE,
+    RELATED,
     INDEX_DRIFT,
     BOOTSTRAP_BUDGET,
     CRITICAL_COUNT,
@@ -33,7 +37,8 @@ CHECKS = (
 MERGE = "merge"
 """merging.merge_plan(keep, drop): the finding's paths are (keep, drop)."""
 RESOLVE_CONFLICT = "resolve conflict"
-"""merging.stands_plan, an edit of one, or a dismissal: the person picks."""
+"""merging.stands_plan (or, for the newer of a supersession, merging.merge_plan), an edit of
+one, or a dismissal: the person picks, in the review's section of pairs to settle."""
 FORM = "form"
 """The frontmatter form (`e`), on Fix.field."""
 EDITOR = "editor"

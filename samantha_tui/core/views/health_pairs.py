@@ -1,8 +1,10 @@
-"""The health report's pairs: duplicates and conflicts the meaning engine found, and the merge
-copies and near-identical bodies dedupe finds, each pair once, less the pairs a person dismissed.
+"""The health report's pairs: what the meaning engine found (conflicts, supersessions,
+duplicates, related pairs), and the merge copies and near-identical bodies dedupe finds, each
+pair once, less the pairs a person dismissed.
 
-One pair, one finding: a conflict wins over a duplicate (merging would drop one side of it
-unread), and a duplicate found both ways says both reasons. A dismissal hides only the verdict
+One pair, one finding: the verdict that says most of what differs wins (a conflict over a
+supersession over a duplicate: merging would drop one side of it unread), and a duplicate found
+both ways says both reasons. A dismissal hides only the verdict
 it dismissed, and only while both files hold the contents judged (see dismissals.py).
 """
 
@@ -15,7 +17,7 @@ from ..basics.model import Memory, Severity, Tree
 from . import health_findings as h
 from . import lifecycle
 from .dismissals import Dismissed
-from .meaning import CONFLICT, DUPLICATE, SimilarPair
+from .meaning import CONFLICT, DUPLICATE, RELATED, SUPERSESSION, VERDICTS, SimilarPair
 from .merging import which_to_keep
 
 
@@ -38,7 +40,7 @@ def pair_findings(tree: Tree, meaning: Iterable[SimilarPair], dismissed: Dismiss
             left_out += 1
             return
         key = frozenset((a.path, b.path))
-        if key in chosen and (chosen[key][0] == CONFLICT or verdict != CONFLICT):
+        if key in chosen and VERDICTS.index(chosen[key][0]) <= VERDICTS.index(verdict):
             return
         chosen[key] = (verdict, finding)
 
@@ -49,6 +51,10 @@ def pair_findings(tree: Tree, meaning: Iterable[SimilarPair], dismissed: Dismiss
             continue  # compared before the tree changed: nothing left to act on
         if pair.verdict == CONFLICT:
             offer(a, b, CONFLICT, _conflict(a, b, pair))
+        elif pair.verdict == SUPERSESSION:
+            offer(a, b, SUPERSESSION, _supersession(a, b, pair))
+        elif pair.verdict == RELATED:
+            offer(a, b, RELATED, _related(a, b, pair))
         elif pair.verdict == DUPLICATE:
             alike[pair.key] = _alike(pair)
             offer(a, b, DUPLICATE, _duplicate(a, b, alike[pair.key]))
@@ -94,5 +100,37 @@ def _conflict(a: Memory, b: Memory, pair: SimilarPair) -> h.Finding:
             h.RESOLVE_CONFLICT,
             "pick the one that stands (the other goes to the trash), edit one, or dismiss the "
             "pair as not conflicting",
+        ),
+    )
+
+
+def _supersession(a: Memory, b: Memory, pair: SimilarPair) -> h.Finding:
+    newer, older = (a, b) if pair.newer == a.path else (b, a)
+    cues = f" ({'; '.join(pair.cues)})" if pair.cues else ""
+    return h.Finding(
+        h.SUPERSESSION,
+        Severity.WARNING,
+        (newer.path, older.path),
+        f"{newer.name} may supersede {older.name}: both give a value for the same thing, "
+        f"differently{cues}, and {newer.name} was written later",
+        h.Fix(
+            h.RESOLVE_CONFLICT,
+            f"keep the newer (the older goes to the trash, its topics and references join "
+            f"{newer.name}), keep both by dismissing the pair, or edit one",
+        ),
+    )
+
+
+def _related(a: Memory, b: Memory, pair: SimilarPair) -> h.Finding:
+    cues = f" ({'; '.join(pair.cues)})" if pair.cues else ""
+    return h.Finding(
+        h.RELATED,
+        Severity.WARNING,
+        (a.path, b.path),
+        f"{a.name} and {b.name} are about the same thing ({pair.meaning:.0%} alike in meaning) "
+        f"but do not say quite the same{cues}: read them side by side",
+        h.Fix(
+            h.RESOLVE_CONFLICT,
+            "keep one (the other goes to the trash), edit one, or dismiss the pair to keep both",
         ),
     )

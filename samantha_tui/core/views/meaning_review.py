@@ -14,7 +14,7 @@ from ..basics.model import Memory, Tree
 from . import lifecycle
 from .dismissals import Dismissed
 from .lifecycle import Candidate, Proposal
-from .meaning import CONFLICT, DUPLICATE, SimilarPair
+from .meaning import CONFLICT, DUPLICATE, RELATED, SUPERSESSION, SimilarPair
 from .merging import MERGE, merge_plan, which_to_keep
 
 
@@ -61,13 +61,19 @@ def merge_proposal(tree: Tree, pairs: Iterable[SimilarPair], dismissed: Dismisse
 def open_conflicts(
     tree: Tree, pairs: Iterable[SimilarPair], dismissed: Dismissed
 ) -> tuple[SimilarPair, ...]:
-    """The possible conflicts still to settle, in the engine's order."""
+    """The pairs a person settles one at a time, still to settle: possible conflicts, then
+    supersessions, then related pairs, each in the engine's order."""
     memories = {m.path: m for m in tree.memories}
-    return tuple(
+    settled = [
         pair
         for pair in _present(pairs, memories)
-        if pair.verdict == CONFLICT and not _dismissed(pair, dismissed, memories)
-    )
+        if pair.verdict in TO_SETTLE and not _dismissed(pair, dismissed, memories)
+    ]
+    return tuple(sorted(settled, key=lambda pair: TO_SETTLE.index(pair.verdict)))
+
+
+TO_SETTLE = (CONFLICT, SUPERSESSION, RELATED)
+"""The verdicts never proposed for a batch: the person reads the two and picks."""
 
 
 def pair_key(pair: SimilarPair) -> str:

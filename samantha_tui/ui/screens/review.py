@@ -25,7 +25,14 @@ from ...core.views import lifecycle, meaning_review, merging
 from ...core.views.dismissals import dismissal
 from ...core.views.health import HealthReport
 from ...core.views.lifecycle import Candidate, Proposal
-from ...core.views.meaning import DUPLICATE, SimilarPair, Unavailable
+from ...core.views.meaning import (
+    CONFLICT,
+    DUPLICATE,
+    RELATED,
+    SUPERSESSION,
+    SimilarPair,
+    Unavailable,
+)
 from ...core.views.merging import MERGE
 from ...core.writing import dismissed_pairs, impact
 from ...core.writing.impact import FieldChange
@@ -51,7 +58,8 @@ SESSIONS = "sessions"
 HEALTH = "health"
 """A read-only section: the health report's findings, each with the way to its fix."""
 CONFLICTS = review_health.CONFLICTS
-"""A section without marks: the possible conflicts, each settled on its own (1, 2, e, E, d)."""
+"""A section without marks: the pairs a person settles (possible conflicts, supersessions,
+related pairs), each on its own (1, 2, e, E, d)."""
 READ_ONLY = frozenset({SESSIONS, HEALTH, CONFLICTS})
 HINTS = {
     CONFLICTS: "Nothing here joins the batch: 1 or 2 keeps one of the pair, d dismisses it.",
@@ -130,8 +138,9 @@ SECTIONS = (
         "conflicts",
         "Possible conflicts",
         "Conflicts",
-        "Alike in meaning, opposite in what they say: 1 or 2 keeps that one, d dismisses the pair.",
-        "No possible conflicts: no two alike memories say opposite things.",
+        "Alike in meaning and not the same: ≠ opposed, » the newer may supersede, ≈ related, to "
+        "read side by side. 1 or 2 keeps that one, d dismisses the pair.",
+        "No possible conflicts: no two alike memories say opposite or different things.",
     ),
     Section(
         "complete",
@@ -187,7 +196,7 @@ class Review:
     """Sessions awaiting merge, by folder: what `samantha-llm subconscious merge` writes."""
     health: HealthReport
     conflicts: tuple[SimilarPair, ...]
-    """Possible conflicts still to settle."""
+    """Pairs still to settle: possible conflicts, supersessions, related pairs."""
     alike_kept: Mapping[str, Memory]
     """Same meaning: the path of the memory that would go -> the one kept."""
     semantic: str
@@ -409,9 +418,12 @@ class ReviewScreen(LiveScreen):
         curator = self._app.curator
         first = (curator.get(pair.first) or _Named(pair.first)).title
         second = (curator.get(pair.second) or _Named(pair.second)).title
+        mark, between = PAIR_MARKS.get(pair.verdict, PAIR_MARKS[CONFLICT])
+        if pair.verdict == SUPERSESSION and pair.newer == pair.first:
+            between = "«"  # the arrow points at the newer, the left one kept as 1
         cells = (
-            Text("≠", style="bold red"),
-            shown(f"{first}  ≠  {second}"),
+            mark,
+            shown(f"{first}  {between}  {second}"),
             shown(", ".join(pair.cues), style="dim"),
         )
         return TableRow(meaning_review.pair_key(pair), cells)
@@ -661,13 +673,19 @@ class ReviewScreen(LiveScreen):
         found = self._conflict(self.table().selected_key)
         if found is None:
             return
-        _, first, second = found
+        pair, first, second = found
         stands, other = (second, first) if side else (first, second)
-        plan = merging.stands_plan(stands, other)
         lines = [
             f"Keeps {stands.title} ({short_path(stands.path)}).",
             f"Moves {other.title} ({short_path(other.path)}) to the trash; u brings it back.",
         ]
+        if pair.verdict == SUPERSESSION and pair.newer == stands.path:
+            # The newer supersedes: what the older knew of its place (topics, references)
+            # joins it, as a merge does.
+            plan = merging.merge_plan(stands, other)
+            lines.insert(1, "Its topics and references join the older's.")
+        else:
+            plan = merging.stands_plan(stands, other)
 
         def confirmed(yes: bool | None) -> None:
             if yes:
@@ -819,17 +837,35 @@ class _Named:
         return short_path(self.path)
 
 
+PAIR_MARKS = {
+    CONFLICT: (Text("≠", style="bold red"), "≠"),
+    SUPERSESSION: (Text("»", style="bold yellow"), "»"),
+    RELATED: (Text("≈", style="bold cyan"), "≈"),
+}
+"""Each verdict's mark in the row and between the two titles (a supersession's points at the
+newer)."""
+PAIR_HEADINGS = {
+    CONFLICT: ("Possible conflict", "bold red"),
+    SUPERSESSION: ("The newer may supersede the older", "bold yellow"),
+    RELATED: ("Related: read side by side", "bold cyan"),
+}
+
+
 def _conflict_note(pair: SimilarPair, first: Memory, second: Memory) -> Text:
     text = Text()
-    text.append("Possible conflict", style="bold red")
+    heading, style = PAIR_HEADINGS.get(pair.verdict, PAIR_HEADINGS[CONFLICT])
+    text.append(heading, style=style)
     text.append(f"  ({pair.meaning:.0%} alike in meaning)\n", style="dim")
     for number, memory in (("1", first), ("2", second)):
         text.append(f"\n{number}  ", style="bold")
         text.append_text(shown(memory.title, style="bold"))
         text.append("\n   ")
         text.append_text(shown(short_path(memory.path), style="dim"))
+        if memory.path == pair.newer:
+            text.append("  (newer)", style="yellow")
     if pair.cues:
-        text.append("\n\nWhat opposes them: ", style="bold")
+        label = "What opposes them: " if pair.verdict == CONFLICT else "What differs: "
+        text.append("\n\n" + label, style="bold")
         text.append_text(shown("; ".join(pair.cues)))
     text.append(
         "\n\n1 or 2 keeps that one (the other goes to the trash), e or E edits one, ", style="dim"

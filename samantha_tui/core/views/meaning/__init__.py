@@ -15,6 +15,15 @@ DUPLICATE = "duplicate"
 CONFLICT = "conflict"
 """Two memories alike in meaning and opposite in what they say: never merged by a rule; the
 person picks which stands, edits one, or dismisses the pair."""
+SUPERSESSION = "supersession"
+"""Two memories that give different values for the same thing, their dates ordering them: the
+newer may supersede the older. The person keeps the newer (the older goes to the trash, its
+topics and references join the newer), keeps both, edits one, or dismisses the pair."""
+RELATED = "related"
+"""Two memories alike in meaning that are not plainly the same (something said differs between
+them) nor plainly opposed: to read side by side, never merged by a rule."""
+VERDICTS = (CONFLICT, SUPERSESSION, DUPLICATE, RELATED)
+"""Every verdict, the one that matters most first: a pair found twice keeps the first."""
 
 
 @dataclass(frozen=True)
@@ -35,13 +44,15 @@ class SimilarPair:
     wording: float
     """Lexical similarity, 0..100 (rapidfuzz)."""
     verdict: str
-    """DUPLICATE or CONFLICT."""
+    """One of VERDICTS."""
     cues: tuple[str, ...] = ()
-    """For a conflict, what opposes them, in words ("always vs never", "npm vs pnpm",
-    "timeout: 30 vs 60"); empty for a duplicate."""
+    """What differs between them, in words ("always vs never", "npm vs pnpm", "timeout: 30 vs
+    60", "negation in one only"); empty for a duplicate."""
     first_digest: str = ""
     second_digest: str = ""
     """The files' digests when compared: a dismissal holds while both still hold them."""
+    newer: str = ""
+    """For a supersession, the path of the newer of the two (first or second); else empty."""
 
     @property
     def key(self) -> frozenset[str]:

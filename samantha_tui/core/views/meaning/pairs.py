@@ -21,19 +21,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from rapidfuzz import fuzz, process
 
 from ...basics.model import Memory
-from . import CONFLICT, DUPLICATE, SimilarPair
-from .polarity import Claims, claims_of, cues_between
+from . import CONFLICT, DUPLICATE, RELATED, SUPERSESSION, SimilarPair
+from .polarity import Claims, claims_of, opposition
+from .sameness import Said, differences, said
 from .text import texts_of
 from .vectors import Vectors, words_of
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+T = TypeVar("T")
 
 DUPLICATE_MEANING = 0.75
 """Cosine at which two memories say the same thing whatever their wording."""
@@ -88,10 +91,13 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
     found: dict[tuple[int, int], float] = {}
     count = len(chosen)
     keep = min(PER_MEMORY, count - 1)
+    background = np.full(count, -1.0, dtype=np.float64)
     for start in range(0, count, BLOCK):
         block = matrix[start : start + BLOCK] @ matrix.T  # (rows, count)
         rows = np.arange(block.shape[0])
         block[rows, rows + start] = -1.0  # never a memory with itself
+        if count >= STANDOUT_FROM:
+            background[start : start + BLOCK] = _background(block)
         found_rows, found_columns = _closest(block, keep)
         meanings = block[found_rows, found_columns]
         found_rows = found_rows + start
@@ -108,6 +114,7 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
             found[(min(row, column), max(row, column))] = meaning
     texts: dict[int, tuple[str, str]] = {}
     claims: dict[int, Claims] = {}
+    saids: dict[int, Said] = {}
 
     def text(i: int) -> str:
         if i not in texts:
@@ -119,6 +126,12 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
             text(i)
             claims[i] = claims_of(texts[i][1])
         return claims[i]
+
+    def read(i: int) -> Said:
+        if i not in saids:
+            text(i)
+            saids[i] = said(texts[i][1])
+        return saids[i]
 
     ordered = sorted(found.items())
     if not ordered:
@@ -132,6 +145,8 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
     ).tolist()
     pairs = []
     for ((i, j), meaning), wording in zip(ordered, wordings, strict=True):
+        if meaning < max(background[i], background[j]) + STANDOUT and wording < COPY_WORDING:
+            continue  # as alike as memories near them are: the cosine says nothing of the pair
         pair = judge(
             chosen[i],
             chosen[j],
@@ -140,6 +155,7 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
             meaning,
             partial(_both, claimed, i, j),
             float(wording),
+            partial(_both, read, i, j),
         )
         if pair is not None:
             pairs.append(pair)
@@ -147,6 +163,19 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
     return tuple(pairs)
 
 
+STANDOUT = 0.03
+STANDOUT_FROM = 12
+BACKGROUND_SHARE = 0.02
+BACKGROUND_SAMPLE = 500
+"""A pair says something only when it stands out from the memories near each of its two: its
+cosine at least STANDOUT above each one's background, the cosine of its k-th closest memory
+(k: 3, or BACKGROUND_SHARE of the tree, estimated from a sample of BACKGROUND_SAMPLE columns).
+Texts drawn from one small stock of words (boilerplate, lorem ipsum, generated filler) all
+embed alike, and a pair among them stands out from nothing. In a tree of fewer than
+STANDOUT_FROM memories there is no background to stand out from and the rule is off."""
+COPY_WORDING = 97.0
+"""Wording (token set ratio) of a copy: the same words, give or take a few; a copy is a pair
+however crowded (merge copies of one memory collect by the dozen)."""
 SLACK = 1e-6
 """A pair seen from its two rows has cosines that differ in float32's last bits: what is set
 aside is under its threshold by more than that, so the verdict is always judge()'s."""
@@ -186,6 +215,16 @@ def _closest(block: npt.NDArray[np.float32], keep: int) -> tuple[np.ndarray, np.
     return rows[best], cells[best] % block.shape[1]
 
 
+def _background(block: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Each row's background (see STANDOUT): its k-th best cosine among a sample of columns."""
+    import numpy as np
+
+    step = max(1, block.shape[1] // BACKGROUND_SAMPLE)
+    sample = block[:, ::step]
+    k = min(sample.shape[1], max(3, round(BACKGROUND_SHARE * sample.shape[1])))
+    return np.partition(sample, -k, axis=1)[:, -k]
+
+
 def lowest_thresholds(words: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
     """For pairs whose shorter text has `words` words, the lowest cosine any verdict of
     verdict_of takes (thresholds(), for an array)."""
@@ -197,8 +236,8 @@ def lowest_thresholds(words: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
     return (short + share[:, None] * (long - short)).min(axis=1)
 
 
-def _both(claimed: Callable[[int], Claims], i: int, j: int) -> tuple[Claims, Claims]:
-    return claimed(i), claimed(j)
+def _both(read: Callable[[int], T], i: int, j: int) -> tuple[T, T]:
+    return read(i), read(j)
 
 
 def judge(
@@ -209,11 +248,12 @@ def judge(
     meaning: float,
     claims: Callable[[], tuple[Claims, Claims]] | None = None,
     wording: float | None = None,
+    said_of: Callable[[], tuple[Said, Said]] | None = None,
 ) -> SimilarPair | None:
     """The verdict on two memories `meaning` alike (first's path before second's), or None;
     `claims`, when given, gives those of the two texts (read once per memory by the caller,
-    and only for a pair close enough to be a conflict); `wording`, when given, is their
-    wording (worked out here otherwise)."""
+    and only for a pair close enough to be a conflict), `said_of` what the sameness gate reads
+    of them likewise; `wording`, when given, is their wording (worked out here otherwise)."""
     meaning = max(0.0, min(1.0, meaning))
     if meaning < CANDIDATE_MEANING:
         return None
@@ -225,8 +265,14 @@ def judge(
             return claims()
         return claims_of(texts_of(first)[1]), claims_of(texts_of(second)[1])
 
+    def both_said() -> tuple[Said, Said]:
+        if said_of is not None:
+            return said_of()
+        return said(texts_of(first)[1]), said(texts_of(second)[1])
+
     words = min(words_of(first_text), words_of(second_text))
-    verdict = verdict_of(meaning, wording, both, words)
+    newer = _newer(first, second)
+    verdict = verdict_of(meaning, wording, both, words, both_said, ordered=newer is not None)
     if verdict is None:
         return None
     kind, cues = verdict
@@ -239,7 +285,15 @@ def judge(
         cues=cues,
         first_digest=first.digest,
         second_digest=second.digest,
+        newer=newer.path if kind == SUPERSESSION and newer is not None else "",
     )
+
+
+def _newer(first: Memory, second: Memory) -> Memory | None:
+    """The later written of the two by their dates; None when a date is missing or they agree."""
+    if first.date is None or second.date is None or first.date == second.date:
+        return None
+    return first if first.date > second.date else second
 
 
 def wording_of(first_text: str, second_text: str) -> float:
@@ -252,18 +306,53 @@ def verdict_of(
     wording: float,
     claims: Callable[[], tuple[Claims, Claims]],
     words: int = 0,
+    said_of: Callable[[], tuple[Said, Said]] | None = None,
+    ordered: bool = False,
 ) -> tuple[str, tuple[str, ...]] | None:
-    """(CONFLICT, cues), (DUPLICATE, ()) or None for two texts of this meaning and wording, the
-    shorter of `words` words (0: short); `claims` gives what each says, asked only when a
-    conflict is possible."""
+    """The verdict and its cues for two texts of this meaning and wording, the shorter of
+    `words` words (0: short), `ordered` when their dates say which is newer; None for no pair.
+    `claims` gives what each says (polarity.py), `said_of` what the sameness gate reads
+    (sameness.py); each is asked only when the meaning makes it matter.
+
+    - Opposed in polarity: a CONFLICT. Only in a setting's values: a SUPERSESSION when dated
+      apart, else a CONFLICT.
+    - Alike enough for a merge and nothing said differs (sameness.py): a DUPLICATE.
+    - Alike enough, but a value differs or one says a change ("switched to", "raised"): a
+      SUPERSESSION when dated apart; only a value, in two undated texts worded nearly alike: a
+      CONFLICT; anything else that differs: RELATED, to read side by side. The
+      markers the gate reads are words, not claims: they may only make a verdict say less.
+    """
     duplicate, conflict, with_words = thresholds(words)
     if meaning >= conflict:
-        cues = cues_between(*claims())
-        if cues:
-            return CONFLICT, cues
-    if meaning >= duplicate or (meaning >= with_words and wording >= DUPLICATE_WITH_WORDS[1]):
+        polarity, values = opposition(*claims())
+        if polarity:
+            return CONFLICT, tuple(sorted(polarity + values))
+        if values:
+            return (SUPERSESSION if ordered else CONFLICT), tuple(sorted(values))
+    if not (meaning >= duplicate or (meaning >= with_words and wording >= DUPLICATE_WITH_WORDS[1])):
+        return None
+    if said_of is None:
         return DUPLICATE, ()
-    return None
+    apart = differences(*said_of())
+    if not apart:
+        return (DUPLICATE, ()) if wording >= MERGE_WORDING else (RELATED, ())
+    if ordered and (apart.values or apart.changed):
+        return SUPERSESSION, apart.cues
+    if apart.values and not apart.markers and wording >= NEAR_IDENTICAL:
+        return CONFLICT, apart.cues
+    return RELATED, apart.cues
+
+
+MERGE_WORDING = 97.0
+"""Wording (token set ratio) from which a pair the gate passes is offered for a merge. The model
+averages word vectors: it hears "returns 404" and "does not return 404", or "tag, then bump" and
+"bump, then tag", alike, and the gate reads only the words it knows. On the held-out set
+(bench/README.md, "Meaning") a merge offered on meaning alone was wrong two times in three; one
+offered on meaning and close wording is the same memory edited or copied. Pairs alike in
+meaning but worded apart are shown as related, to read side by side."""
+NEAR_IDENTICAL = 85.0
+"""Wording (token set ratio) from which two undated texts differing in a value say the same
+sentence with another number: a conflict, where texts worded apart are only related."""
 
 
 def thresholds(words: int) -> tuple[float, float, float]:

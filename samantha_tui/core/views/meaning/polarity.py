@@ -159,10 +159,17 @@ def claims_of(text: str) -> Claims:
 
 def cues_between(first: Claims, second: Claims) -> tuple[str, ...]:
     """conflict_cues of two texts' claims."""
+    polarity, values = opposition(first, second)
+    return tuple(sorted(dict.fromkeys(polarity + values)))
+
+
+def opposition(first: Claims, second: Claims) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(polarity cues, value cues) of two texts' claims: a term said both ways, and a setting
+    given different values (which a later memory may have changed: see pairs.py)."""
     bare = max(first.words, second.words) <= BARE_WORDS
-    cues = _polarity_cues(first.terms, second.terms, bare)
-    cues += _value_cues(first.settings, second.settings)
-    return tuple(sorted(dict.fromkeys(cues)))
+    polarity = _polarity_cues(first.terms, second.terms, bare)
+    values = _value_cues(first.settings, second.settings)
+    return tuple(dict.fromkeys(polarity)), tuple(dict.fromkeys(values))
 
 
 # --- polarity ------------------------------------------------------------------------------------

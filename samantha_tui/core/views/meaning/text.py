@@ -6,6 +6,12 @@ first; the body follows without what carries no meaning in words: code fences (a
 or a stack trace drowns the sentence that explains it), Markdown marks, link targets, HTML tags
 and table rules. The text is cut at MAX_CHARS: the opening of a memory says what it is about, a
 long tail would only dilute it, and the model pads a batch to its longest text.
+
+Structured lines are not what a memory says either, and are left out too: the Session Metadata
+section samantha-llm's worker ends every session analysis with (its workspace path, duration and
+session id differ between any two sessions and would read as opposed values), the worker's own
+section headings (every session analysis has the same six, which would make any two of them
+alike), and lines of frontmatter fields copied into a body (`date: ...`, `session_id: ...`).
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ from collections.abc import Sequence
 from ...basics.model import Memory
 
 MAX_CHARS = 1000
+RECIPE = "text2"
+"""The version of what is embedded: vectors kept for another recipe are embedded again."""
 
 _FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(^[ \t]*\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -25,6 +33,23 @@ _LINE_MARKS = re.compile(r"^[ \t]*(?:#{1,6}|>|[-*+]|\d+[.)])[ \t]+", re.MULTILIN
 _RULE = re.compile(r"^[ \t]*[-=]{3,}[ \t]*$", re.MULTILINE)
 _RULE_PAIRS = ("--", "==", "-=", "=-")
 _INLINE_MARKS = "*`|"
+_METADATA_SECTION = re.compile(
+    r"^##[ \t]+Session Metadata[ \t]*$.*?(?=^#{1,2}[ \t]|\Z)", re.MULTILINE | re.DOTALL
+)
+_WORKER_HEADINGS = re.compile(
+    r"^##[ \t]+(?:Overview|Key Decisions|Patterns & Insights|Key Learnings|"
+    r"User Preferences & Working Style|Action Items)[ \t]*$",
+    re.MULTILINE,
+)
+_FIELD_LINES = re.compile(
+    r"^[ \t]*(?:[-*][ \t]+)?(?:\*\*)?(?:date|topics|importance|type|project|reference_count|"
+    r"session_id|session id|duration_minutes|duration|workspace|status|created|updated|"
+    r"last_updated|tags|critical)(?:\*\*)?[ \t]*:(?:\*\*)?[ \t].*$",
+    re.MULTILINE | re.IGNORECASE,
+)
+"""A frontmatter field's line in a body, or one of the worker's metadata bullets
+(`- **Duration**: 180 minutes`) outside its section."""
+_CHECKBOX = re.compile(r"^([ \t]*[-*+][ \t]+)\[[ xX]\][ \t]+", re.MULTILINE)
 
 
 def embedding_text(memory: Memory) -> str:
@@ -69,7 +94,7 @@ def prose(markdown: str) -> str:
 def _prose(markdown: str) -> str:
     """prose(), but for underscores, kept."""
     # Twice what is kept: enough for what the marks and code blocks take out.
-    text = markdown[: MAX_CHARS * 2]
+    text = _without_structure(markdown[: MAX_CHARS * 2])
     text = _FENCE.sub(" ", text) if "```" in text or "~~~" in text else text
     text = _LINK.sub(r"\1", text) if "](" in text else text
     text = _TAG.sub(" ", text) if "<" in text else text
@@ -82,6 +107,19 @@ def _prose(markdown: str) -> str:
         if mark in text:
             text = text.replace(mark, " ")
     return " ".join(text.split())
+
+
+def _without_structure(markdown: str) -> str:
+    """`markdown` without the lines that are records rather than claims (see the module)."""
+    if "Session Metadata" in markdown:
+        markdown = _METADATA_SECTION.sub("", markdown)
+    if "## " in markdown:
+        markdown = _WORKER_HEADINGS.sub("", markdown)
+    if ":" in markdown:
+        markdown = _FIELD_LINES.sub("", markdown)
+    if "[" in markdown:
+        markdown = _CHECKBOX.sub(r"\1", markdown)
+    return markdown
 
 
 def _without_title(body: str, title: str) -> str:

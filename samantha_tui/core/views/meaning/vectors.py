@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ...basics.model import Memory
 from .model import DIMENSION, Embedder
-from .text import embedding_text
+from .text import RECIPE, embedding_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -109,6 +109,12 @@ def cache_key(memory: Memory, text: str) -> str:
     return "text:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def cache_name(engine: Embedder) -> str:
+    """What vectors are kept under: the model, and what of a memory it was given (a vector of
+    another recipe's text is not this one's)."""
+    return f"{engine.name}+{RECIPE}"
+
+
 def vectors_for(
     memories: Sequence[Memory], engine: Embedder, cache: VectorCache | None = None
 ) -> Vectors:
@@ -128,7 +134,7 @@ def vectors_for(
             text = embedding_text(memory)
             keys.append(cache_key(memory, text))
             texts[keys[-1]] = text
-    kept = cache.vectors(engine.name, dict.fromkeys(keys), WIDTH)
+    kept = cache.vectors(cache_name(engine), dict.fromkeys(keys), WIDTH)
     missing: dict[str, str] = {}
     for memory, key in zip(memories, keys, strict=True):
         if key not in kept and key not in missing:
@@ -139,7 +145,7 @@ def vectors_for(
         rows[:, :DIMENSION] = engine.embed(list(missing.values()))
         rows[:, DIMENSION] = [words_of(text) for text in missing.values()]
         fresh = {key: rows[row].tobytes() for row, key in enumerate(missing)}
-        cache.keep_vectors(engine.name, fresh)
+        cache.keep_vectors(cache_name(engine), fresh)
     found = {**kept, **fresh}
     table = np.frombuffer(b"".join(found[key] for key in keys), dtype=np.float32)
     table = table.reshape(len(keys), DIMENSION + 1)

@@ -1,0 +1,81 @@
+"""The gate of a merge: what two texts must share to be called one (meaning/sameness.py), and
+the verdicts it leads to (pairs.verdict_of)."""
+
+from __future__ import annotations
+
+from samantha_tui.core.views.meaning import CONFLICT, DUPLICATE, RELATED, SUPERSESSION
+from samantha_tui.core.views.meaning.pairs import verdict_of
+from samantha_tui.core.views.meaning.polarity import claims_of
+from samantha_tui.core.views.meaning.sameness import differences, said
+
+
+def apart(one: str, other: str) -> tuple[str, ...]:
+    return differences(said(one), said(other)).cues
+
+
+def test_the_same_claim_in_other_words_differs_in_nothing() -> None:
+    assert (
+        apart(
+            "Run the migrations before deploying the service.",
+            "Before the service is deployed, run its migrations.",
+        )
+        == ()
+    )
+    assert apart("Retries: at most three, then give up.", "Give up after 3 retries at most.") == ()
+
+
+def test_numbers_units_and_versions_differ() -> None:
+    assert apart("The upload limit is 10 MB.", "The upload limit is 50 MB.") == ("10 vs 50",)
+    assert apart("Sessions expire after 30 seconds.", "Sessions expire after 30 minutes.") == (
+        "30 s vs 30 min",
+    )
+    assert apart("Use Node 18 in CI.", "Use Node 20 in CI.") == ("18 vs 20",)
+    # A number only one gives is a detail the other leaves out, not a different value.
+    assert apart("Pin ruff to 0.6.9 in CI.", "Pin ruff in CI.") == ()
+
+
+def test_negation_permission_and_order_differ() -> None:
+    assert "negation 0 vs 1" in apart("Force-push to feature branches.", "Never force-push.")
+    assert "permission in one only" in apart(
+        "Squashing is fine for small fixes.", "Squash small fixes."
+    )
+    # Counted in short texts: both say "no", one says "not" as well.
+    assert apart(
+        "The API returns 404 for resources the caller has no permission to see.",
+        "The API does not return 404 for resources the caller has no permission to see.",
+    ) == ("negation 1 vs 2",)
+    assert apart("Tag the release before bumping.", "Bump first, then tag the release.") != ()
+
+
+def test_structured_words_are_not_negations() -> None:
+    assert apart("The unit tests run under a minute.", "Unit tests run under one minute.") == ()
+
+
+def verdict(one: str, other: str, meaning: float, wording: float, ordered: bool = False):
+    return verdict_of(
+        meaning,
+        wording,
+        lambda: (claims_of(one), claims_of(other)),
+        words=10,
+        said_of=lambda: (said(one), said(other)),
+        ordered=ordered,
+    )
+
+
+def test_a_merge_only_when_nothing_said_differs() -> None:
+    same = ("Deploys happen from main only.", "Only main is deployed.")
+    # Alike in meaning, nothing differs, worded apart: related; the same words: a merge.
+    assert verdict(*same, meaning=0.9, wording=70) == (RELATED, ())
+    assert verdict(*same, meaning=0.9, wording=98) == (DUPLICATE, ())
+    limit = ("The upload limit is 10 MB.", "The upload limit is 50 MB.")
+    # Dated apart: the newer may supersede; undated and worded alike: a conflict; never a merge.
+    assert verdict(*limit, meaning=0.95, wording=95, ordered=True)[0] == SUPERSESSION
+    assert verdict(*limit, meaning=0.95, wording=95)[0] == CONFLICT
+    # Something differs that says neither a value nor an opposite: read side by side.
+    order = ("Run the linter on each commit.", "Run the linter before each commit.")
+    assert verdict(*order, meaning=0.9, wording=80)[0] == RELATED
+    negated = ("Telemetry is sent in CI.", "Telemetry is not sent in CI.")
+    assert verdict(*negated, meaning=0.95, wording=90)[0] in (CONFLICT, RELATED)
+    switched = ("We manage packages with pip-tools.", "Switched package management to uv.")
+    assert verdict(*switched, meaning=0.8, wording=62, ordered=True)[0] == SUPERSESSION
+    assert verdict(*switched, meaning=0.8, wording=62)[0] == RELATED
