@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from samantha_tui.cli import main
 from samantha_tui.core.views import health_findings as h
 from samantha_tui.core.views.health import HealthReport, health_report
 from samantha_tui.core.views.indexes import drift
@@ -180,3 +181,10 @@ def test_a_short_term_index_without_the_stats_the_worker_needs_is_found(made_tre
     store = made_tree({f"{made.ST}/index.json": json.dumps(index, indent=2)})
     (found,) = of(report_of(store), h.INDEX_DRIFT)
     assert "1 disagreeing" in found.message
+
+
+def test_the_command_on_such_a_tree_lists_none_of_the_noise(made_tree, capsys) -> None:
+    store = made_tree()
+    assert main(["health", str(store.root)]) == 0
+    out = capsys.readouterr().out
+    assert not any(f"\n{check} (" in out for check in NOISE), out
