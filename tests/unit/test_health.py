@@ -100,7 +100,9 @@ def test_a_merge_copy_found_both_ways_is_one_finding_and_a_conflict_wins(tree) -
 
 
 def test_index_drift_is_one_finding_per_kind_until_the_indexes_are_in_step(tree) -> None:
-    store = tree({A: note(), f"{LT}/2026-01-01_x.md": note()})
+    # Critical: the start-up looks for it in the long-term index, which samantha-llm's code
+    # never writes (without a critical memory there, a missing one is no finding).
+    store = tree({A: note(), f"{LT}/2026-01-01_x.md": note(extra="critical: true\n")})
     drifted = health_report(store.tree, TODAY, bootstrap_plan=None, meaning=OFF, dismissed=())
     paths = {f.paths[0] for f in of(drifted, h.INDEX_DRIFT)}
     assert {f"{ST}/index.json", f"{LT}/index.json"} <= paths

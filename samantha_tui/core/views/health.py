@@ -2,10 +2,14 @@
 a score from 0 to 100.
 
 The checks: pairs that say the same thing or the opposite (health_pairs.py), index files out of
-step with the memories, bootstrap tiers past the token budget, more critical memories than the
-format advises, memories without topics or without the summary the index reads, dates in words
-that rot (relative_dates.py), and memories the prune rule finds stale. Each check is one of the
-rules the product already has, reused: this module only gathers and scores what they say.
+step with the memories in a way samantha-llm would read wrong (health_indexes.py), bootstrap
+tiers past the token budget, more critical memories than the format advises, memories without
+topics or without the summary the index reads, dates in words that rot (relative_dates.py), and
+memories the prune rule finds stale. Each check is one of the rules the product already has,
+reused: this module only gathers and scores what they say.
+
+A merge copy that is its original's twin byte for byte gets no finding of its own text (topics,
+summary, dates): the original's says it, and the duplicate check proposes merging the copy away.
 
 The score is deterministic: 100, less for each check `WEIGHTS[check]` points per finding, at
 most `CAP` points per check, never below 0. A check that finds something loses points at once;
@@ -25,10 +29,12 @@ from . import lifecycle
 from .bootstrap import BootstrapPlan, Tier
 from .dismissals import Dismissal, Dismissed
 from .health_findings import Finding, Fix
+from .health_indexes import drift_findings
 from .health_pairs import pair_findings
 from .indexes import DriftReport, drift
 from .indexes.summary import summary_of
 from .meaning import SimilarPair, Unavailable
+from .merge_copies import merge_copies, same_as_original
 from .relative_dates import relative_dates
 from .stats import CRITICAL_ADVISED
 
@@ -118,7 +124,7 @@ def health_report(
         drift_report = drift(tree, Path(tree.root), today)
     findings = [
         *pairs.findings,
-        *drift_findings(drift_report),
+        *drift_findings(drift_report, tree),
         *budget_findings(bootstrap_plan),
         *critical_findings(tree),
         *missing_findings(tree),
@@ -132,32 +138,6 @@ def health_report(
     else:
         semantic = Semantic(True, pairs=len(meaning), dismissed=pairs.dismissed)
     return HealthReport(tuple(findings), score(findings), semantic)
-
-
-def drift_findings(report: DriftReport) -> list[Finding]:
-    """One finding per kind whose index files are out of step with its memories."""
-    found = []
-    for kind in report.kinds:
-        if not kind.drifted:
-            continue
-        counts = [
-            (len(kind.missing), "missing"),
-            (len(kind.gone), "in no list by its file now"),
-            (len(kind.disagreeing), "disagreeing with the files"),
-        ]
-        said = [f"{count} {words}" for count, words in counts if count]
-        said += list(kind.files)
-        found.append(
-            Finding(
-                h.INDEX_DRIFT,
-                Severity.WARNING,
-                (kind.path,),
-                f"the {kind.kind.label} index is out of step with the files (the assistant "
-                f"reads the index): {'; '.join(said)}",
-                Fix(h.INDEX, "r: bring the indexes in step (or run `samantha-tui index`)"),
-            )
-        )
-    return found
 
 
 def budget_findings(plan: BootstrapPlan | None) -> list[Finding]:
@@ -211,8 +191,9 @@ def missing_findings(tree: Tree[Memory]) -> list[Finding]:
     first sentence under the title: indexes/summary.py). Files whose frontmatter cannot be read
     are `check`'s to report, not these checks'."""
     found = []
+    copies = merge_copies(tree)
     for memory in tree.memories:
-        if not memory.frontmatter:
+        if not memory.frontmatter or same_as_original(memory, copies):
             continue
         if not memory.topics:
             found.append(
@@ -249,7 +230,10 @@ def body_first_line(memory: Memory) -> int:
 def date_findings(tree: Tree[Memory]) -> list[Finding]:
     """Each date in words that will rot, with its line of the file."""
     found = []
+    copies = merge_copies(tree)
     for memory in tree.memories:
+        if same_as_original(memory, copies):
+            continue
         first = body_first_line(memory)
         for phrase in relative_dates(memory.body, memory.date):
             meant = f" (written on {memory.date}, it meant {phrase.meant})" if phrase.meant else ""

@@ -7,7 +7,14 @@ Left alone, because they are not the memory's own claim about a day:
 - quotations: text between double quotes on the line ("no 'great progress today'" quotes words);
 - a phrase with an absolute date beside it (`yesterday (2026-06-01)`, `2026-06-01, last week`):
   the date is already written, the words only say how it felt;
-- a duration rather than a day: "expires in 7 days", "every 2 weeks", "within 3 months".
+- a duration or a frequency rather than a day: "expires in 7 days", "every 2 weeks", "within 3
+  months", "for a day", "a day later", "per day", "takes a day";
+- "in two days" unless what comes before it says a moment is meant ("we revisit in two weeks",
+  "due in 3 days"): "done in a day", "ships in a day or two once it is reviewed", "the job runs
+  in two days" can all be how long something takes, and a finding that may be a duration is
+  not said;
+- `the last/next <unit>` of or after something ("the last week of June", "the next sprint
+  after the freeze"): counted from that, not from the day of writing.
 """
 
 from __future__ import annotations
@@ -38,6 +45,16 @@ _DURATION_BEFORE = re.compile(
     r"\b(?:expires?|expired|expiring|every|after|within|valid|lasts?|retained|kept|ttl|for)\s*$",
     re.IGNORECASE,
 )
+_MOMENT_CUE = re.compile(
+    r"\b(?:revisit|again|check\s+back|follow[\s-]up|due|deadline|remind(?:er)?|reminds)\b",
+    re.IGNORECASE,
+)
+"""Words before "in two days", in its clause, that make it a day to come rather than how long
+something takes: a revisit, a follow-up, a due date, a reminder."""
+_CLAUSE_END = re.compile(r"[.!?;:,()]\s|\s[-\u2013\u2014]\s")
+_ORDINAL_AFTER = re.compile(r"^\s+(?:of|after|before|following)\b", re.IGNORECASE)
+"""After `the last week`, `the next sprint`: counted from what follows, not from today."""
+_THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 _ABSOLUTE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 _SENTENCE_END = re.compile(r"[.!?;]\s")
 NEAR = 30
@@ -114,6 +131,23 @@ def _dated_beside(text: str, start: int, end: int) -> bool:
     return bool(_ABSOLUTE.search(before) or _ABSOLUTE.search(after))
 
 
+def _a_moment_ahead(before: str) -> bool:
+    """Whether "in <count> <unit>" after `before` names a day to come: only when its clause says
+    so (see _MOMENT_CUE), and never right after a word of duration ("expires in 7 days")."""
+    if _DURATION_BEFORE.search(before):
+        return False
+    clause = _CLAUSE_END.split(before)[-1]
+    return bool(_MOMENT_CUE.search(clause))
+
+
+def _counted_from_else(text: str, start: int, end: int) -> bool:
+    """`the last week of June`, `the next sprint after the freeze`: an ordinal, not today's."""
+    phrase = text[start:end].lower()
+    if not phrase.startswith(("last ", "next ")):
+        return False
+    return bool(_THE_BEFORE.search(text[:start]) and _ORDINAL_AFTER.match(text[end:]))
+
+
 def relative_dates(body: str, written: dt.date | None = None) -> list[RelativeDate]:
     """Every phrase of `body` that names a day relative to when it was written (see the module's
     docstring for what is left alone), in order."""
@@ -121,7 +155,9 @@ def relative_dates(body: str, written: dt.date | None = None) -> list[RelativeDa
     for number, text in prose_lines(body):
         for match in _PHRASE.finditer(text):
             start, end = match.span()
-            if match.group("ahead") and _DURATION_BEFORE.search(text[:start]):
+            if match.group("ahead") and not _a_moment_ahead(text[:start]):
+                continue
+            if _counted_from_else(text, start, end):
                 continue
             if _dated_beside(text, start, end):
                 continue

@@ -15,6 +15,12 @@ from .summary import cut
 
 NOT_LISTED = "(not listed)"
 COUNTS = "(counts)"
+# What KindDrift.files says of a whole file (besides an unreadable index.json's reason).
+JSON_MISSING = "index.json is missing"
+MD_MISSING = "index.md is missing"
+MD_STALE = "index.md is out of date"
+JSON_LAYOUT = "index.json differs only in layout"
+JSON_OUTSIDE = "index.json differs outside its entries"
 _ROOT_FIELDS = {
     Kind.SHORT_TERM: ("total_memories", "stats"),
     Kind.LONG_TERM: ("total_memories",),
@@ -75,7 +81,8 @@ class KindDrift:
     path: str
     """index.json, relative to the root."""
     missing: tuple[str, ...] = ()
-    """Entries the files give that the index lacks, with the sections they belong in."""
+    """Entries the files give that the index lacks, with the sections they belong in
+    (`key (section, ...)`: see missing_key)."""
     gone: tuple[str, ...] = ()
     """Entries of memories the files no longer put in any list of the index (aged out)."""
     disagreeing: tuple[Disagreement, ...] = ()
@@ -116,6 +123,11 @@ class DriftReport:
 
     def lines(self) -> list[str]:
         return [line for kind in self.kinds for line in kind.lines()]
+
+
+def missing_key(line: str) -> str:
+    """The entry's key (file or project name) of one of KindDrift.missing's lines."""
+    return line.rsplit(" (", 1)[0]
 
 
 def _counts(kind: Kind, old: Mapping[str, Any], new: Mapping[str, Any]) -> Iterator[Disagreement]:

@@ -19,7 +19,17 @@ from ...basics.model import Kind, Memory, Tree
 from ...basics.progress import report as report_progress
 from ...reading import known_files
 from ...reading.scan import PENDING_DIR
-from .drift import DriftReport, KindDrift, compare, shape_of
+from .drift import (
+    JSON_LAYOUT,
+    JSON_MISSING,
+    JSON_OUTSIDE,
+    MD_MISSING,
+    MD_STALE,
+    DriftReport,
+    KindDrift,
+    compare,
+    shape_of,
+)
 from .entries import entry_key, readable
 from .json_text import rewrite_json, same
 from .jsonfmt import SharedEntry, dump_json
@@ -385,16 +395,12 @@ def _plan_kind(
     if problem:
         findings.append(f"{problem}; `index` regenerates it from the files")
     elif old_json is None:
-        findings.append("index.json is missing")
+        findings.append(JSON_MISSING)
     elif new_json != old_json and explain and not (added or removed or disagreeing):
         # A hand-laid file keeps its layout: what differs is then outside the entries.
-        findings.append(
-            "index.json differs outside its entries"
-            if hand_laid
-            else "index.json differs only in layout"
-        )
+        findings.append(JSON_OUTSIDE if hand_laid else JSON_LAYOUT)
     if new_md != old_md:
-        findings.append("index.md is missing" if old_md is None else "index.md is out of date")
+        findings.append(MD_MISSING if old_md is None else MD_STALE)
     notes = tuple(map(_note, built.unindexed))
     drift = KindDrift(kind, json_rel, added, removed, disagreeing, tuple(findings), notes, kept)
 
