@@ -80,7 +80,7 @@ def _first_bullet(section: str) -> str:
     for line in section.splitlines():
         bullet = _BULLET.match(line)
         if bullet:
-            return _cut(_plain(line[bullet.end() :]))
+            return _cut(_without_full_stop(_plain(line[bullet.end() :])))
     return ""
 
 
@@ -120,9 +120,12 @@ def _first_sentence(text: str) -> str:
     end = _SENTENCE_END.search(text)
     if end is not None:
         text = text[: end.start() + 1]
-    if text.endswith(".") and not text.endswith(".."):
-        text = text[:-1]  # a name, not a sentence: "…" and "?" stay, a full stop goes
-    return _cut(text)
+    return _cut(_without_full_stop(text))
+
+
+def _without_full_stop(text: str) -> str:
+    """A name, not a sentence: a full stop goes; "..." and "?" stay."""
+    return text[:-1] if text.endswith(".") and not text.endswith("..") else text
 
 
 def _plain(text: str) -> str:
