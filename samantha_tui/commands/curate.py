@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
-from ..core.basics.model import Kind
+from ..core.basics.model import Kind, Tree
 from ..core.basics.plans import Plan
 from ..core.reading import subconscious
 from ..core.reading.subconscious import MERGE_COMMAND
 from ..core.views import lifecycle
+from ..core.views.naming import names_of
 from ..core.writing import impact
 from ..core.writing.door import apply
 from ..core.writing.store import Store
@@ -99,13 +101,35 @@ def run_rule(args: argparse.Namespace) -> int:
     return 0
 
 
+def _namer(tree: Tree) -> Callable[[str, str], str]:
+    """(path, candidate's title) -> the name the memory is shown by (views/naming.py); the
+    candidate's own title for a project folder or an update."""
+    names = names_of(tree)
+    by_path = {memory.path: memory for memory in tree.memories}
+
+    def named(path: str, title: str) -> str:
+        memory = by_path.get(path)
+        return title if memory is None or memory.title != title else names.shown(memory)
+
+    return named
+
+
 def run_review(args: argparse.Namespace) -> int:
     store = open_store(args)
     proposals = lifecycle.review(store.tree, store.today())
     merges = subconscious.merge_plan(store.tree)
     if args.json:
+        named = _namer(store.tree)
         payload: dict[str, list[dict[str, Any]]] = {
-            p.name: [{"path": c.path, "title": c.title, "reason": c.reason} for c in p.candidates]
+            p.name: [
+                {
+                    "path": c.path,
+                    "title": c.title,
+                    "name": named(c.path, c.title),
+                    "reason": c.reason,
+                }
+                for c in p.candidates
+            ]
             for p in proposals
         }
         payload["sessions awaiting merge"] = [

@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         notice = catalog.notice
     if notice:  # the catalog's: damaged, locked, or not where it should be
         print(f"samantha-tui: {visible(notice)}", file=sys.stderr)
-    result, memories = found.result, found.records
+    result, memories, names = found.result, found.records, found.names
     if args.json:
         payload = {
             "query": query,
@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
                     "date": _date(memories[hit.path]),
                     "title": memories[hit.path].title,
                     "title_spans": [list(span) for span in hit.title_spans],
+                    "name": names.shown(memories[hit.path]),
                 }
                 for hit in result.hits
             ],
@@ -81,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
     for hit in result.hits:
         memory = memories[hit.path]
         date = _date(memory) or "-"
-        print(f"{hit.score:5.1f}  {memory.kind.slug:<15}  {date:<10}  {memory.title}  ({hit.path})")
+        name = names.shown(memory)  # a session's by its distinguishing line, date kept
+        print(f"{hit.score:5.1f}  {memory.kind.slug:<15}  {date:<10}  {name}  ({hit.path})")
     print(f"{len(result.hits)} of {result.total}")
     return 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -182,6 +183,10 @@ def entry_key(entry: Entry, index: int) -> str:
     return f"#{type(entry).__name__.lower()}:{index}"
 
 
+Named = Callable[[str, str], str]
+"""(path, title as the plan has it) -> the name a memory is shown by (views/naming.py)."""
+
+
 def entry_row(
     entry: Entry,
     key: str,
@@ -189,6 +194,7 @@ def entry_row(
     budget: int,
     near_tokens: dict[str, int],
     wide: bool,
+    named: Named = lambda path, title: title,
 ) -> TableRow:
     """The cells of one row; user text (titles, reasons) goes in as Text, never markup."""
     mark, title, why, tokens, total = Text(""), Text(""), Text(""), Text(""), Text("")
@@ -205,19 +211,19 @@ def entry_row(
         mark = Text("✗", style="bold red") if over else Text("")
         if entry.disagreements:
             mark.append(DISAGREES, style="bold yellow")
-        title = shown(entry.title, style="dim" if over else "")
+        title = shown(named(entry.path, entry.title), style="dim" if over else "")
         why = Text(short_reason(entry, result.project), style="dim" if over else "")
         tokens = Text(f"{entry.tokens:,}") if entry.file_found else Text("—", style="dim")
         total = Text(f"{entry.running_tokens:,}", style="bold red" if over else "")
     elif isinstance(entry, NearMiss):
         mark = Text(DISAGREES if entry.disagreements else "·", style="yellow")
-        title, why = shown(entry.title), shown(entry.reason, style="yellow")
+        title, why = shown(named(entry.path, entry.title)), shown(entry.reason, style="yellow")
         tokens = Text(f"{near_tokens.get(entry.path, 0):,}", style="dim")
     elif isinstance(entry, Disagreement):
         title = Text(f"{DISAGREES} ", style="bold yellow")
         title.append(entry.text, style="yellow")
     elif isinstance(entry, OnDemand):
-        title, why = shown(entry.title), Text("when needed", style="dim")
+        title, why = shown(named(entry.path, entry.title)), Text("when needed", style="dim")
         tokens = Text(f"{entry.tokens:,}", style="dim")
     else:
         title = shown(entry.text, style="italic")

@@ -23,11 +23,14 @@ from textual.theme import ThemeProvider
 
 from ..core.basics.model import Kind, Memory, Tree
 from ..core.basics.visible import visible, visible_with_spans
+from ..core.views.naming import names_of
 from . import rows
+from .rows import Spans
 from .screens.dismiss_once import DismissOnce
 from .visible_text import shown_content
 
 if TYPE_CHECKING:
+    from ..core.views.query import Term
     from ..core.views.search import SearchIndex, SearchResult
     from ..core.writing.store import Store
 
@@ -77,7 +80,7 @@ class JumpProvider(Provider):
         if index is None:
             yield _hint("Still reading the tree…", "The memories appear here once it is read.")
             return
-        result, records = await asyncio.to_thread(self._ranked, index, query)
+        result, records, named = await asyncio.to_thread(self._ranked, index, query)
         if result.error is not None:
             yield _hint(result.error, "Fix the query to see memories again.")
             return
@@ -88,7 +91,8 @@ class JumpProvider(Provider):
             memory = records.get(hit.path)
             if memory is None:
                 continue
-            plain, spans = visible_with_spans(memory.title, hit.title_spans)
+            name, marks = named.get(hit.path, (memory.title, hit.title_spans))
+            plain, spans = visible_with_spans(name, marks)
             title = Content(plain)
             for start, end in spans:
                 title = title.stylize(style, start, end)
@@ -100,15 +104,39 @@ class JumpProvider(Provider):
                 help=_help(memory),
             )
 
-    def _ranked(self, index: SearchIndex, query: str) -> tuple[SearchResult, Mapping[str, Memory]]:
-        return index.search(query, SEARCH_LIMIT), self._records()
+    def _ranked(
+        self, index: SearchIndex, query: str
+    ) -> tuple[SearchResult, Mapping[str, Memory], dict[str, tuple[str, Spans]]]:
+        """The hits, the records, and for each hit not named by its title its name and the
+        query's words marked in it (a hit's spans mark the title)."""
+        from ..core.views.search import spans_in  # loaded with the index this search ran on
+
+        result = index.search(query, SEARCH_LIMIT)
+        records = self._records()
+        names = names_of(self._host.store.tree)
+        named: dict[str, tuple[str, Spans]] = {}
+        terms: tuple[Term, ...] | None = None
+        for hit in result.hits:
+            memory = records.get(hit.path)
+            if memory is None or names.is_plain(memory):
+                continue
+            if terms is None:
+                terms = _terms(query)
+            name = names.shown(memory)
+            named[hit.path] = (
+                name,
+                spans_in(name, terms) if name != memory.title else hit.title_spans,
+            )
+        return result, records, named
 
     async def discover(self) -> Hits:
+        names = names_of(self._host.store.tree)
         for memory in await asyncio.to_thread(self._discovered):
+            name = names.shown(memory)
             yield DiscoveryHit(
-                shown_content(memory.title),
+                shown_content(name),
                 self._jump(memory.path),
-                text=visible(memory.title),
+                text=visible(name),
                 help=_help(memory),
             )
 
@@ -126,6 +154,15 @@ class JumpProvider(Provider):
 
     def _jump(self, path: str) -> Callable[[], None]:
         return partial(self._host.jump_to, path)
+
+
+def _terms(query: str) -> tuple[Term, ...]:
+    from ..core.views.query import QueryError, parse
+
+    try:
+        return parse(query).wanted
+    except QueryError:
+        return ()
 
 
 def _help(memory: Memory) -> str:

@@ -17,6 +17,7 @@ from textual.content import Content
 
 from ..core.basics.model import Memory
 from ..core.basics.visible import visible
+from ..core.views.naming import Names
 from .jump import FALLBACK_MATCH_STYLE, Palette, _help, palette_open
 from .visible_text import shown_content
 
@@ -24,7 +25,8 @@ from .visible_text import shown_content
 class ListedProvider(Provider):
     """The memories of `listed`, in their order; `choose(path)` runs on the one picked."""
 
-    listed: tuple[Memory, ...] = ()
+    listed: tuple[tuple[Memory, str], ...] = ()
+    """Each memory with the name it is shown by (views/naming.py)."""
 
     @staticmethod
     def choose(path: str) -> object:
@@ -35,21 +37,22 @@ class ListedProvider(Provider):
         return partial(type(self).choose, path)
 
     async def discover(self) -> Hits:
-        for memory in self.listed:
+        for memory, name in self.listed:
             yield DiscoveryHit(
-                shown_content(memory.title),
+                shown_content(name),
                 self._chosen(memory.path),
-                text=visible(memory.title),
+                text=visible(name),
                 help=_help(memory),
             )
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         style = self.match_style or FALLBACK_MATCH_STYLE
-        for memory in self.listed:
-            # Matched on the shown text (escapes, not control characters); highlighted on a
-            # Content made from it, never parsed as markup (the matcher's own highlight is).
-            plain = visible(memory.title)
+        for memory, name in self.listed:
+            # Matched on the shown text (escapes, not control characters; the distinguishing
+            # line of a shared heading); highlighted on a Content made from it, never parsed as
+            # markup (the matcher's own highlight is).
+            plain = visible(name)
             score, offsets = matcher.fuzzy_search.match(query, plain)
             if score <= 0:
                 continue
@@ -64,14 +67,17 @@ def open_memory_picker(
     memories: Sequence[Memory],
     choose: Callable[[str], object],
     placeholder: str,
+    names: Names,
 ) -> bool:
-    """Open the palette over `memories`; whether it opened (one palette at a time)."""
+    """Open the palette over `memories`, each shown by its name among `names` (its tree's);
+    whether it opened (one palette at a time)."""
     if palette_open(app):
         return False
+    listed = tuple((memory, names.shown(memory)) for memory in memories)
     provider = type(
         "PickedMemories",
         (ListedProvider,),
-        {"listed": tuple(memories), "choose": staticmethod(choose)},
+        {"listed": listed, "choose": staticmethod(choose)},
     )
     app.push_screen(Palette(providers=[provider], placeholder=visible(placeholder)))
     return True

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..core.basics.model import Memory
+from ..core.views.naming import names_of
 from .memory_picker import open_memory_picker
 from .widgets.preview import find_origin
 
@@ -49,6 +50,7 @@ async def follow(host: Host, memory: Memory, land: Callable[[str], object]) -> N
         others,
         lambda path: land_on(host, path, land),
         f"Other memories of session {when}…",
+        names_of(host.curator.tree),
     )
 
 

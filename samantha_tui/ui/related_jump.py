@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..core.basics.model import Memory
 from ..core.views.meaning import Unavailable
+from ..core.views.naming import names_of
 from .memory_picker import open_memory_picker
 from .origin_jump import land_on
 from .related_line import related_of
@@ -36,5 +37,6 @@ async def follow(host: Host, memory: Memory, land: Callable[[str], object]) -> N
     if not memories:
         host.notify(NONE_CLOSE.format(name=memory.name), timeout=4)
         return
-    placeholder = f"Closest in meaning to {memory.title}…"
-    open_memory_picker(host, memories, lambda path: land_on(host, path, land), placeholder)
+    names = names_of(host.curator.tree)
+    placeholder = f"Closest in meaning to {names.shown(memory)}…"
+    open_memory_picker(host, memories, lambda path: land_on(host, path, land), placeholder, names)

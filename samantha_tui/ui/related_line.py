@@ -10,6 +10,7 @@ from rich.text import Text
 
 from ..core.basics.model import Memory
 from ..core.views.meaning import Related, Unavailable
+from ..core.views.naming import names_of
 from .visible_text import shown
 
 if TYPE_CHECKING:
@@ -27,8 +28,10 @@ def related_of(host: Host, memory: Memory) -> tuple[Related, ...] | Unavailable:
 
 
 def related_line(host: Host, found: tuple[Related, ...]) -> Text | None:
-    """`Related (m): title · title · …`, or None when nothing is close."""
-    titles = [m.title for m in (host.curator.get(r.path) for r in found) if m is not None]
+    """`Related (m): name · name · …`, or None when nothing is close; each memory by the name
+    it is shown by (a session's by its distinguishing line)."""
+    names = names_of(host.curator.tree)
+    titles = [names.shown(m) for m in (host.curator.get(r.path) for r in found) if m is not None]
     if not titles:
         return None
     line = Text()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from operator import attrgetter
+from typing import TYPE_CHECKING, NamedTuple
 
 from rich.text import Text
 
@@ -11,8 +12,12 @@ from ..core.basics import sorting
 from ..core.basics.model import Kind, Listed, Memory, Problem, Record, Severity, short_path
 from ..core.basics.sorting import SortField, SortOrder
 from ..core.basics.visible import visible_with_spans
+from ..core.views.naming import Names
 from .visible_text import shown
 from .widgets.memory_table import Column, LazyRows, TableRow
+
+if TYPE_CHECKING:  # the query language loads with the search index, after the first frame
+    from ..core.views.query import Term
 
 IMPORTANCE_STYLE = {"high": "bold red", "medium": "yellow", "low": "dim"}
 MATCH_STYLE = "bold underline"
@@ -98,18 +103,47 @@ def _importance_letter(memory: Memory | Listed) -> Text:
     return Text(memory.importance[0].upper(), style=IMPORTANCE_STYLE[memory.importance])
 
 
-def title_text(memory: Memory | Listed, spans: Spans = ()) -> Text:
-    """The title as plain Text (never markup), with a search's matched characters marked."""
+class Naming(NamedTuple):
+    """How a list names its memories: the tree's names, and the search's words to mark in a
+    name that is not the title (a hit's spans mark the title)."""
+
+    names: Names | None = None
+    terms: tuple[Term, ...] = ()
+
+
+BY_TITLE = Naming()
+"""Every memory by its heading (a row made with no tree at hand)."""
+
+
+def title_text(memory: Memory | Listed, spans: Spans = (), naming: Naming = BY_TITLE) -> Text:
+    """The name shown in the list (the heading, or with its distinguishing line where the
+    heading is generic or shared: the date has its own column) as plain Text, never markup,
+    with a search's matched characters marked."""
+    name = memory.title
+    names = naming.names
+    if names is not None and not names.is_plain(memory):
+        name = names.shown(memory, dated=False)
+        if name != memory.title:
+            spans = _marked(name, naming.terms)
     # Escaped before it becomes a Text: Text() itself drops BEL, BS and CR without a trace.
-    plain, moved = visible_with_spans(memory.title, spans)
+    plain, moved = visible_with_spans(name, spans)
     title = Text(plain)
     for start, end in moved:
         title.stylize(MATCH_STYLE, start, end)
     return title
 
 
-def memory_row(memory: Memory | Listed, spans: Spans = ()) -> TableRow:
-    title = title_text(memory, spans)
+def _marked(name: str, terms: tuple[Term, ...]) -> Spans:
+    """The search's words in a shown name; only a search passes terms, once its index loaded."""
+    if not terms:
+        return ()
+    from ..core.views.search import spans_in
+
+    return spans_in(name, terms)
+
+
+def memory_row(memory: Memory | Listed, spans: Spans = (), naming: Naming = BY_TITLE) -> TableRow:
+    title = title_text(memory, spans, naming)
     if memory.kind.is_project_kind and memory.status:
         title.append(f"  {memory.status}", style="dim")
     cells = (
@@ -123,10 +157,10 @@ def memory_row(memory: Memory | Listed, spans: Spans = ()) -> TableRow:
     return TableRow(memory.path, cells)
 
 
-def critical_row(memory: Memory | Listed, spans: Spans = ()) -> TableRow:
+def critical_row(memory: Memory | Listed, spans: Spans = (), naming: Naming = BY_TITLE) -> TableRow:
     cells = (
         marker(memory),
-        title_text(memory, spans),
+        title_text(memory, spans, naming),
         Text(memory.kind.label),
         _date(memory),
         _refs(memory),
@@ -182,11 +216,13 @@ _PATH = attrgetter("path")
 
 def lazy(
     memories: Sequence[Record],
-    make: Callable[[Record, Spans], TableRow],
+    make: Callable[[Record, Spans, Naming], TableRow],
     spans: Sequence[Spans] | None = None,
+    naming: Naming = BY_TITLE,
 ) -> LazyRows:
-    """Rows for these memories (with a search's spans), each made only when it is drawn."""
+    """Rows for these memories (with a search's spans, named as `naming` says), each made only
+    when it is drawn."""
     return LazyRows(
         [m.path for m in memories],
-        lambda i: make(memories[i], spans[i] if spans is not None else ()),
+        lambda i: make(memories[i], spans[i] if spans is not None else (), naming),
     )

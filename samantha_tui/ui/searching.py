@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from textual.worker import get_current_worker
 
 from ..core.basics.model import Memory
+from ..core.views.naming import names_of
 from . import rows
 from .jump import open_jump_palette
 from .messages import SearchDone, SearchReady, while_shown
@@ -31,6 +32,7 @@ from .workers import background
 
 # The query language and the ranking load with the search index, after the first frame.
 if TYPE_CHECKING:
+    from ..core.views.query import Term
     from ..core.views.search import Hit, Scope, SearchIndex, SearchResult
     from .host import Host
     from .tabs import TabSpec
@@ -305,9 +307,19 @@ class Searching(Host):
                 self._selection[spec.id] = found[0].path
         total = len(tree.critical) if spec.kind is None else len(tree.of_kind(spec.kind))
         self.search_bar.show_count(self._counts.get(spec.id, 0), total, len(found))
+        naming = rows.Naming(names_of(tree), self._wanted_terms())
         if spec.kind is None:
-            return rows.lazy(found, rows.critical_row, spans), rows.CRITICAL_COLUMNS
-        return rows.lazy(found, rows.memory_row, spans), rows.MEMORY_COLUMNS
+            return rows.lazy(found, rows.critical_row, spans, naming), rows.CRITICAL_COLUMNS
+        return rows.lazy(found, rows.memory_row, spans, naming), rows.MEMORY_COLUMNS
+
+    def _wanted_terms(self) -> tuple[Term, ...]:
+        """The words of the query answered, to mark in the names that are not titles."""
+        from ..core.views.query import QueryError, parse
+
+        try:
+            return parse(self.query_text).wanted
+        except QueryError:
+            return ()
 
     # --- the jump palette ------------------------------------------------------------------------
 

@@ -212,7 +212,7 @@ async def test_export_saves_markdown_and_asks_before_replacing(
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_screen(pilot)
-        markdown = render(screen.result, 8000)
+        markdown = render(screen.result, 8000, screen._named())
         await pilot.press("x")
         await pilot.pause()
         assert isinstance(app.screen, ExportScreen)

@@ -464,7 +464,15 @@ def test_cli_json_and_negation_after_double_dash(demo_root, capsys) -> None:
     assert payload["query"] == "critical -kind:long"
     assert payload["total"] == len(payload["hits"]) > 0
     assert {h["kind"] for h in payload["hits"]} == {"short-term"}
-    assert set(payload["hits"][0]) == {"path", "score", "kind", "date", "title", "title_spans"}
+    assert set(payload["hits"][0]) == {
+        "path",
+        "score",
+        "kind",
+        "date",
+        "title",
+        "title_spans",
+        "name",
+    }
 
 
 def test_cli_bad_query_prints_the_message_and_exits_1(demo_root, capsys) -> None:

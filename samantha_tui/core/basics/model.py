@@ -157,6 +157,9 @@ class Listed(NamedTuple):
     critical: bool
     status: str | None
     problems: tuple[Problem, ...]
+    line: str = ""
+    """The memory's distinguishing line (reading/distinguishing.py), for the name shown where
+    its heading is generic or shared (views/naming.py)."""
 
     @property
     def has_errors(self) -> bool:

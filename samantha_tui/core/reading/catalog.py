@@ -42,9 +42,10 @@ from .catalog_vectors import keep_vectors, read_vectors
 
 CACHE_ENV = "SAMANTHA_TUI_CACHE"
 DISABLED = "off"
-FORMAT_VERSION = 6
-"""6: the records' classes pickled under their rooms' names (core/basics/model.py); 5: the list
-columns; 4: a digest column and a generation (3 had records in SQLite; 2 was a pickle file)."""
+FORMAT_VERSION = 7
+"""7: a list column of each memory's distinguishing line; 6: the records' classes pickled under
+their rooms' names (core/basics/model.py); 5: the list columns; 4: a digest column and a
+generation (3 had records in SQLite; 2 was a pickle file)."""
 GENERATION = "generation"
 """The meta key counting the commits that changed rows: what is derived from the rows (the
 search tables) records the generation it mirrors, and knows itself in step when they match."""
@@ -682,6 +683,18 @@ class Catalog:
         for entry in entries:
             by_kind[entry.kind].append(entry)
         return [entry for kind in Kind for entry in by_kind[kind]]
+
+    def shared_titles(self) -> frozenset[str] | None:
+        """The titles two or more rows' list entries have, counted in SQLite (views/naming.py
+        names those memories apart); None when the rows cannot be read."""
+        with self._lock:
+            try:
+                rows = self.connection.execute(
+                    "SELECT title FROM listed GROUP BY title HAVING count(*) > 1"
+                ).fetchall()
+                return frozenset(_decode(title) for (title,) in rows)
+            except (sqlite3.Error, TypeError, ValueError):
+                return None
 
     def update(self, changed: list[Memory], gone: list[str]) -> None:
         """Catalogue records that have just changed and drop the rows of files gone, in one

@@ -17,16 +17,18 @@ from operator import index
 from ..basics.model import Kind, Listed, Memory, Problem
 from ..basics.sorting import updated_day
 from .catalog_codec import decode, encode, restricted_loads
+from .distinguishing import distinguishing_line
 
 LIST_SCHEMA = (
     "title BLOB NOT NULL, day INTEGER, updated INTEGER, importance TEXT, written BLOB,"
-    " refs INTEGER NOT NULL, critical INTEGER NOT NULL, status BLOB, problems BLOB NOT NULL"
+    " refs INTEGER NOT NULL, critical INTEGER NOT NULL, status BLOB, problems BLOB NOT NULL,"
+    " line BLOB NOT NULL"
 )
 """The columns of the `listed` table after its path and kind (dates as day ordinals)."""
-LIST_COLUMNS = "title, day, updated, importance, written, refs, critical, status, problems"
-LIST_WIDTH = 9
+LIST_COLUMNS = "title, day, updated, importance, written, refs, critical, status, problems, line"
+LIST_WIDTH = 10
 ListValues = tuple[
-    bytes, int | None, int | None, str | None, bytes | None, int, int, bytes | None, bytes
+    bytes, int | None, int | None, str | None, bytes | None, int, int, bytes | None, bytes, bytes
 ]
 
 _KINDS = {kind.slug: kind for kind in Kind}
@@ -49,6 +51,7 @@ def entry_of(memory: Memory) -> Listed:
         memory.critical,
         memory.status,
         memory.problems,
+        distinguishing_line(memory.body, memory.path),
     )
 
 
@@ -65,6 +68,7 @@ def list_values(memory: Memory) -> ListValues:
         int(entry.critical),
         None if entry.status is None else encode(entry.status),
         pickle.dumps(entry.problems, protocol=pickle.HIGHEST_PROTOCOL) if entry.problems else b"",
+        encode(entry.line),
     )
 
 
@@ -100,8 +104,22 @@ def _entries(rows: Sequence[tuple]) -> list[Listed]:
             _FLAG[critical],
             None if status is None else decode(status),
             _problems(faults) if faults else (),
+            decode(line),
         )
-        for path, kind, title, day, updated, rank, written, refs, critical, status, faults in rows
+        for (
+            path,
+            kind,
+            title,
+            day,
+            updated,
+            rank,
+            written,
+            refs,
+            critical,
+            status,
+            faults,
+            line,
+        ) in rows
     ]
 
 

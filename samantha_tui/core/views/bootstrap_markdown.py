@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..basics.model import short_path
 from .bootstrap import BootstrapPlan, PlanItem, Tier
@@ -20,6 +21,14 @@ DISAGREES = "≠"
 """The mark of a place where index.json and the files disagree, in every rendering of a plan."""
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|~#])")
+
+
+Named = Callable[[str, str], str]
+"""(path, title as planned) -> the name to show (views/naming.py)."""
+
+
+def _as_titled(path: str, title: str) -> str:
+    return title
 
 
 def escape(text: str) -> str:
@@ -56,7 +65,9 @@ def _why(reason: str, disagreements: tuple[str, ...]) -> str:
     return " — ".join([escape(reason), *(f"{DISAGREES} {escape(t)}" for t in disagreements)])
 
 
-def _item_rows(items: list[tuple[int, PlanItem]], budget: int | None) -> list[str]:
+def _item_rows(
+    items: list[tuple[int, PlanItem]], budget: int | None, named: Named = _as_titled
+) -> list[str]:
     rows = [
         "| # | File | Title | Why it loads | Tokens | Total |",
         "|--:|------|-------|--------------|-------:|------:|",
@@ -69,9 +80,9 @@ def _item_rows(items: list[tuple[int, PlanItem]], budget: int | None) -> list[st
         if not item.file_found and (item.index_status or item.index_summary):
             said = " · ".join(t for t in (item.index_status, item.index_summary) if t)
             why += f" — index.json: {escape(said)}"
+        name = escape(named(item.path, item.title))
         rows.append(
-            f"| {index + 1} | {code(short_path(item.path))} | {escape(item.title)} "
-            f"| {why} | {tokens} | {total} |"
+            f"| {index + 1} | {code(short_path(item.path))} | {name} | {why} | {tokens} | {total} |"
         )
     return rows
 
@@ -114,7 +125,7 @@ def _sources(plan: BootstrapPlan) -> list[str]:
     return [*out, ""]
 
 
-def _on_demand(plan: BootstrapPlan) -> list[str]:
+def _on_demand(plan: BootstrapPlan, named: Named) -> list[str]:
     out = [f"## {len(HEADINGS) + 1}. Long-term, on demand (not loaded at start)", ""]
     if not plan.on_demand:
         return [*out, "None.", ""]
@@ -127,25 +138,29 @@ def _on_demand(plan: BootstrapPlan) -> list[str]:
         "|------|-------|-------:|",
     ]
     out += [
-        f"| {code(short_path(m.path))} | {escape(m.title)} | {m.tokens:,} |" for m in plan.on_demand
+        f"| {code(short_path(m.path))} | {escape(named(m.path, m.title))} | {m.tokens:,} |"
+        for m in plan.on_demand
     ]
     return [*out, ""]
 
 
-def _near_misses(plan: BootstrapPlan) -> list[str]:
+def _near_misses(plan: BootstrapPlan, named: Named) -> list[str]:
     out = ["## Near misses (not loaded)", ""]
     if not plan.near_misses:
         return [*out, "None.", ""]
     out += ["| File | Title | Why it is out |", "|------|-------|---------------|"]
     out += [
-        f"| {code(short_path(m.path))} | {escape(m.title)} | {_why(m.reason, m.disagreements)} |"
+        f"| {code(short_path(m.path))} | {escape(named(m.path, m.title))}"
+        f" | {_why(m.reason, m.disagreements)} |"
         for m in plan.near_misses
     ]
     return [*out, ""]
 
 
-def render(plan: BootstrapPlan, budget: int | None) -> str:
+def render(plan: BootstrapPlan, budget: int | None, named: Named = _as_titled) -> str:
     """The plan as Markdown: a table per tier in load order, on demand, near misses, notes.
+    Each file is named by `named(path, title)` (the name it is shown by; its title as planned
+    by default).
 
     Items whose running total passes `budget` are marked over budget; None leaves budgets out.
     """
@@ -153,8 +168,8 @@ def render(plan: BootstrapPlan, budget: int | None) -> str:
     for number, (tier, heading) in enumerate(HEADINGS.items(), start=1):
         out += [f"## {number}. {heading}", ""]
         items = [(i, item) for i, item in enumerate(plan.items) if item.tier is tier]
-        out += [*_item_rows(items, budget), ""] if items else ["None.", ""]
-    out += _on_demand(plan) + _near_misses(plan)
+        out += [*_item_rows(items, budget, named), ""] if items else ["None.", ""]
+    out += _on_demand(plan, named) + _near_misses(plan, named)
     out += _sources(plan)
     if plan.notes:
         out += ["## Notes", "", *(f"- {escape(note)}" for note in plan.notes), ""]

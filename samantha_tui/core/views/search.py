@@ -1026,6 +1026,13 @@ def title_spans(entry: Entry, terms: Iterable[Term]) -> tuple[tuple[int, int], .
     return tuple(merged)
 
 
+def spans_in(text: str, terms: Iterable[Term]) -> tuple[tuple[int, int], ...]:
+    """What `title_spans` would mark of these terms in any other text: the name a memory is
+    shown by (views/naming.py) when it is not its title."""
+    folded, owner = casefold_with_owners(text)
+    return title_spans(Entry("", folded, owner, (0, 0, 0, "")), terms)
+
+
 def _term_spans(title: str, term: Term) -> list[tuple[int, int]]:
     text = term.text
     quality, start = occurrence(title, text)

@@ -17,6 +17,7 @@ from pathlib import Path
 from ..basics.model import Memory
 from ..reading.catalog import Catalog, Refreshed
 from ..reading.scan import refresh, scan
+from .naming import Names
 from .query import Query
 from .search import SearchResult
 from .search_store import Damaged, SearchStore, answer, drop_tables
@@ -24,10 +25,12 @@ from .search_store import Damaged, SearchStore, answer, drop_tables
 
 @dataclass(frozen=True)
 class Found:
-    """A search's answer, and the record of every hit in it."""
+    """A search's answer, the record of every hit in it, and the tree's names (which headings
+    its memories share)."""
 
     result: SearchResult
     records: Mapping[str, Memory]
+    names: Names
 
 
 def answer_tree(
@@ -50,9 +53,11 @@ def answer_tree(
                 continue
             except sqlite3.Error:
                 break
-            if all(hit.path in records for hit in result.hits):
-                return Found(result, records)
+            shared = catalog.shared_titles()
+            if shared is not None and all(hit.path in records for hit in result.hits):
+                return Found(result, records, Names(shared))
             break  # a row went between the answer and its records: the scan settles it
     tree = scan(root, today, catalog)
     found = answer(catalog.connection, tree.memories, today, query, limit)
-    return Found(found, {memory.path: memory for memory in tree.memories})
+    records = {memory.path: memory for memory in tree.memories}
+    return Found(found, records, Names.of(tree.memories))

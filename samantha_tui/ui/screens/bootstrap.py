@@ -33,6 +33,7 @@ from ...core.views.bootstrap import (
     plan,
 )
 from ...core.views.bootstrap_markdown import DISAGREES, render
+from ...core.views.naming import names_of
 from ...core.writing.atomic import StoreError, digest_of
 from ..bootstrap_rows import (
     DISAGREEMENT_HELP,
@@ -44,6 +45,7 @@ from ..bootstrap_rows import (
     Disagreement,
     Entry,
     Heading,
+    Named,
     Note,
     budget_bar,
     entries,
@@ -272,14 +274,28 @@ class BootstrapScreen(LiveScreen):
         keys = [entry_key(entry, i) for i, entry in enumerate(self._entries)]
         budget, near, result = self.budget, self._near_tokens, self.result
         assert result is not None
+        named = self._named()
         rows = LazyRows(
-            keys, lambda i: entry_row(self._entries[i], keys[i], result, budget, near, wide)
+            keys,
+            lambda i: entry_row(self._entries[i], keys[i], result, budget, near, wide, named),
         )
         before = select or table.selected_key
         if before is None or before not in set(keys):
             before = next((k for k in keys if not k.startswith("#")), None)
         table.set_rows(rows, WIDE_COLUMNS if wide else NARROW_COLUMNS, select=before)
         self.call_later(self._show_selected)
+
+    def _named(self) -> Named:
+        """A planned file's name as the list and pickers show it (a session's by its
+        distinguishing line, with its date); the plan's own title where the tree has no file."""
+        curator = self.app.curator
+        names = names_of(curator.tree)
+
+        def named(path: str, title: str) -> str:
+            memory = curator.get(path)
+            return title if memory is None or names.is_plain(memory) else names.shown(memory)
+
+        return named
 
     def on_resize(self) -> None:
         if self._entries:
@@ -371,7 +387,7 @@ class BootstrapScreen(LiveScreen):
         if self.result is None:
             self.notify("The plan is still being worked out", timeout=3)
             return
-        markdown = render(self.result, self.budget)
+        markdown = render(self.result, self.budget, self._named())
         self.app.push_screen(
             ExportScreen(Path.cwd()), lambda target: self._export(target, markdown)
         )

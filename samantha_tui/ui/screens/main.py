@@ -23,6 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Tab, Tabs
 
+from ...core.views.naming import names_of
 from .. import keys, related_line, rows
 from ..messages import while_shown
 from ..tabs import TABS, TabSpec, fit_labels
@@ -128,10 +129,10 @@ class MainScreen(Screen[None]):
                 table_rows = [rows.problem_row(p, i) for i, p in enumerate(items)]
                 columns = rows.PROBLEM_COLUMNS
             elif spec.id == "critical":
-                table_rows = rows.lazy(items, rows.critical_row)
+                table_rows = rows.lazy(items, rows.critical_row, naming=rows.Naming(names_of(tree)))
                 columns = rows.CRITICAL_COLUMNS
             else:
-                table_rows = rows.lazy(items, rows.memory_row)
+                table_rows = rows.lazy(items, rows.memory_row, naming=rows.Naming(names_of(tree)))
                 columns = rows.MEMORY_COLUMNS
         if searched is not None:
             empty = host.search_empty(spec)[0]

@@ -34,6 +34,7 @@ from ...core.views.meaning import (
     Unavailable,
 )
 from ...core.views.merging import MERGE
+from ...core.views.naming import Names, names_of
 from ...core.writing import dismissed_pairs, impact
 from ...core.writing.impact import FieldChange
 from ..diff_view import ONE_OR_TWO, side_by_side
@@ -411,13 +412,23 @@ class ReviewScreen(LiveScreen):
     def _candidate_row(self, section: Section, candidate: Candidate) -> TableRow:
         memory = self._memory_of(section, candidate)
         mark = marker(memory) if memory is not None else Text("")
-        cells = (mark, shown(candidate.title), shown(candidate.reason, style="dim"))
+        cells = (mark, shown(self._named(candidate, memory)), shown(candidate.reason, style="dim"))
         return TableRow(candidate.path, cells)
+
+    def _named(self, candidate: Candidate, memory: Memory | None) -> str:
+        """A candidate as named where it is listed: a memory's by the name it is shown by (a
+        session's by its distinguishing line); a project's, an update's, by their own word."""
+        if memory is None or memory.title != candidate.title:
+            return candidate.title
+        return names_of(self._app.curator.tree).shown(memory)
 
     def _conflict_row(self, pair: SimilarPair) -> TableRow:
         curator = self._app.curator
-        first = (curator.get(pair.first) or _Named(pair.first)).title
-        second = (curator.get(pair.second) or _Named(pair.second)).title
+        names = names_of(curator.tree)
+        first, second = (
+            names.shown(memory) if memory is not None else short_path(path)
+            for path, memory in ((p, curator.get(p)) for p in (pair.first, pair.second))
+        )
         mark, between = PAIR_MARKS.get(pair.verdict, PAIR_MARKS[CONFLICT])
         if pair.verdict == SUPERSESSION and pair.newer == pair.first:
             between = "«"  # the arrow points at the newer, the left one kept as 1
@@ -501,7 +512,10 @@ class ReviewScreen(LiveScreen):
             shown_pair = self._conflict(key)
             if shown_pair is not None:
                 pair, first, second = shown_pair
-                note.update(visible_text(_conflict_note(pair, first, second), multi_line=True))
+                names = names_of(self._app.curator.tree)
+                note.update(
+                    visible_text(_conflict_note(pair, first, second, names), multi_line=True)
+                )
                 diff.update(side_by_side(first, second, ONE_OR_TWO))
                 diff.display = True
             return
@@ -529,7 +543,10 @@ class ReviewScreen(LiveScreen):
         if rule in ("dedupe", MERGE, "apply updates"):
             # The preview below names the others; these show a diff or a project's status instead.
             parts.append(
-                Text.assemble((candidate.title, "bold"), (f"\n{short_path(candidate.path)}", "dim"))
+                Text.assemble(
+                    (self._named(candidate, self._memory_of(self.section, candidate)), "bold"),
+                    (f"\n{short_path(candidate.path)}", "dim"),
+                )
             )
         if rule != "apply updates":  # its reason only sums up the changes shown below
             parts.append(Text.assemble(("Why: ", "bold"), candidate.reason))
@@ -675,9 +692,11 @@ class ReviewScreen(LiveScreen):
             return
         pair, first, second = found
         stands, other = (second, first) if side else (first, second)
+        names = names_of(self._app.curator.tree)
         lines = [
-            f"Keeps {stands.title} ({short_path(stands.path)}).",
-            f"Moves {other.title} ({short_path(other.path)}) to the trash; u brings it back.",
+            f"Keeps {names.shown(stands)} ({short_path(stands.path)}).",
+            f"Moves {names.shown(other)} ({short_path(other.path)}) to the trash;"
+            " u brings it back.",
         ]
         if pair.verdict == SUPERSESSION and pair.newer == stands.path:
             # The newer supersedes: what the older knew of its place (topics, references)
@@ -826,17 +845,6 @@ def _spaced(parts: list[RenderableType]) -> list[RenderableType]:
     return spaced
 
 
-@dataclass(frozen=True)
-class _Named:
-    """A memory gone from the tree since the review: only its path to show."""
-
-    path: str
-
-    @property
-    def title(self) -> str:
-        return short_path(self.path)
-
-
 PAIR_MARKS = {
     CONFLICT: (Text("≠", style="bold red"), "≠"),
     SUPERSESSION: (Text("»", style="bold yellow"), "»"),
@@ -851,14 +859,14 @@ PAIR_HEADINGS = {
 }
 
 
-def _conflict_note(pair: SimilarPair, first: Memory, second: Memory) -> Text:
+def _conflict_note(pair: SimilarPair, first: Memory, second: Memory, names: Names) -> Text:
     text = Text()
     heading, style = PAIR_HEADINGS.get(pair.verdict, PAIR_HEADINGS[CONFLICT])
     text.append(heading, style=style)
     text.append(f"  ({pair.meaning:.0%} alike in meaning)\n", style="dim")
     for number, memory in (("1", first), ("2", second)):
         text.append(f"\n{number}  ", style="bold")
-        text.append_text(shown(memory.title, style="bold"))
+        text.append_text(shown(names.shown(memory), style="bold"))
         text.append("\n   ")
         text.append_text(shown(short_path(memory.path), style="dim"))
         if memory.path == pair.newer:
