@@ -152,3 +152,54 @@ async def test_a_dismissed_conflict_stays_dismissed_after_a_restart(root: Path) 
         assert screen.review is not None and screen.review.conflicts == ()
         assert screen.review.health.semantic.dismissed == 1
         assert (root / ALWAYS_PNPM).exists() and (root / ONLY_NPM).exists()
+
+
+OLDER_LIMIT = f"{ST}/2026-03-01_upload_limit.md"
+NEWER_LIMIT = f"{ST}/2026-06-01_upload_limit_raised.md"
+
+
+def dated(date: str, title: str, body: str, topics: str, refs: int) -> str:
+    return (
+        f"---\ndate: {date}\ntopics: {topics}\nimportance: medium\n"
+        f"reference_count: {refs}\n---\n\n# {title}\n\n{body}\n"
+    )
+
+
+async def test_keeping_the_newer_of_a_supersession_joins_the_olders_topics(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    use_settings(monkeypatch, tmp_path, MEANING_ON)
+    files = {
+        OLDER_LIMIT: dated(
+            "2026-03-01",
+            "Attachment upload limit",
+            "The upload limit for attachments is 10 MB per file; larger files are refused.",
+            "[uploads, api]",
+            2,
+        ),
+        NEWER_LIMIT: dated(
+            "2026-06-01",
+            "Attachment upload limit",
+            "The upload limit for attachments is 50 MB per file; larger files are refused.",
+            "[uploads]",
+            1,
+        ),
+    }
+    root = reindexed(make_tree(tmp_path / "tree", files))
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_review(pilot, CONFLICTS)
+        assert screen.review is not None
+        (pair,) = screen.review.conflicts
+        assert pair.verdict == "supersession" and pair.newer == NEWER_LIMIT
+        note = str(screen.query_one("#review-note").render())
+        assert "The newer may supersede the older" in note and "(newer)" in note
+        newer_side = "1" if pair.first == NEWER_LIMIT else "2"
+        await pilot.press(newer_side)
+        assert await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await settle(pilot)
+    kept = (root / NEWER_LIMIT).read_text()
+    assert "topics: [uploads, api]\n" in kept and "reference_count: 3\n" in kept
+    assert "50 MB" in kept and not (root / OLDER_LIMIT).exists()
+    assert [e.path for e in trash.entries(root)] == [OLDER_LIMIT]

@@ -435,7 +435,7 @@ class ReviewScreen(LiveScreen):
         cells = (
             mark,
             shown(f"{first}  {between}  {second}"),
-            shown(", ".join(pair.cues), style="dim"),
+            shown(", ".join(pair.cues) or WORDED_APART, style="dim"),
         )
         return TableRow(meaning_review.pair_key(pair), cells)
 
@@ -852,6 +852,8 @@ PAIR_MARKS = {
 }
 """Each verdict's mark in the row and between the two titles (a supersession's points at the
 newer)."""
+WORDED_APART = "alike in meaning, worded apart"
+"""The Why of a related pair with nothing found to differ: it is not a copy in words."""
 PAIR_HEADINGS = {
     CONFLICT: ("Possible conflict", "bold red"),
     SUPERSESSION: ("The newer may supersede the older", "bold yellow"),
@@ -878,5 +880,12 @@ def _conflict_note(pair: SimilarPair, first: Memory, second: Memory, names: Name
     text.append(
         "\n\n1 or 2 keeps that one (the other goes to the trash), e or E edits one, ", style="dim"
     )
-    text.append("d dismisses the pair. Nothing is merged for you.", style="dim")
+    if pair.verdict == SUPERSESSION:
+        text.append(
+            "d dismisses the pair to keep both. Keeping the newer adds the older's topics and "
+            "references to it.",
+            style="dim",
+        )
+    else:
+        text.append("d dismisses the pair. Nothing is merged for you.", style="dim")
     return text
