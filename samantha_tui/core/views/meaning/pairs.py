@@ -323,13 +323,17 @@ def verdict_of(
       markers the gate reads are words, not claims: they may only make a verdict say less.
     """
     duplicate, conflict, with_words = thresholds(words)
+    alike = meaning >= duplicate or (meaning >= with_words and wording >= DUPLICATE_WITH_WORDS[1])
     if meaning >= conflict:
         polarity, values = opposition(*claims())
         if polarity:
             return CONFLICT, tuple(sorted(polarity + values))
-        if values:
+        # A setting given two values says two memories disagree only when they are about the
+        # same thing, as alike as a duplicate: "retries: 3" in two runbooks of one subject is
+        # two settings.
+        if values and alike:
             return (SUPERSESSION if ordered else CONFLICT), tuple(sorted(values))
-    if not (meaning >= duplicate or (meaning >= with_words and wording >= DUPLICATE_WITH_WORDS[1])):
+    if not alike:
         return None
     if said_of is None:
         return DUPLICATE, ()
