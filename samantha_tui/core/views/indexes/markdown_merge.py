@@ -168,6 +168,12 @@ class _Chain:
         self.first: _Item | None = None
         self.last: _Item | None = None
         self.next: dict[int, _Item | None] = {}
+        # The first heading of each section and of each (section, key), kept as headings come
+        # in: a lookup walked the whole chain, and an index.md of thousands of sections made a
+        # patch of it take seconds. None when a second heading of a name came in (which of the
+        # two is first is then found by a walk, once).
+        self._by_section: dict[tuple[bytes, bytes], _Item] | None = {}
+        self._by_key: dict[tuple[tuple[bytes, bytes], str | None], _Item] | None = {}
 
     def __iter__(self) -> Iterator[_Item]:
         item = self.first
@@ -188,6 +194,40 @@ class _Chain:
             self.next[id(anchor)] = item
         if self.next[id(item)] is None:
             self.last = item
+        if item.what == "heading":
+            self._note_heading(item)
+
+    def _note_heading(self, item: _Item) -> None:
+        if self._by_section is not None:
+            if item.section in self._by_section:
+                self._by_section = None
+            else:
+                self._by_section[item.section] = item
+        if self._by_key is not None:
+            if (item.section, item.key) in self._by_key:
+                self._by_key = None
+            else:
+                self._by_key[(item.section, item.key)] = item
+
+    def _headings(
+        self,
+    ) -> tuple[
+        dict[tuple[bytes, bytes], _Item], dict[tuple[tuple[bytes, bytes], str | None], _Item]
+    ]:
+        """The first heading of each section, and of each (section, key), in the chain now."""
+        if self._by_section is None or self._by_key is None:
+            by_section: dict[tuple[bytes, bytes], _Item] = {}
+            by_key: dict[tuple[tuple[bytes, bytes], str | None], _Item] = {}
+            for item in self:
+                if item.what == "heading":
+                    by_section.setdefault(item.section, item)
+                    by_key.setdefault((item.section, item.key), item)
+            self._by_section, self._by_key = by_section, by_key
+        return self._by_section, self._by_key
+
+    def heading(self, section: tuple[bytes, bytes], key: str | None) -> _Item | None:
+        """The first heading of `section` named by `key` in the chain, or None."""
+        return self._headings()[1].get((section, key))
 
     def attached_end(self, unit: _Item) -> _Item:
         """The last of the lines that followed this unit in the file (a hand-written note under
@@ -202,13 +242,13 @@ class _Chain:
 
     def section_top(self, section: tuple[bytes, bytes]) -> _Item | None:
         """Where a section's first unit goes: after its heading and the blank line under it."""
-        for item in self:
-            if item.what == "heading" and item.section == section:
-                follows = self.next[id(item)]
-                if follows is not None and follows.what == "other" and _blank(follows):
-                    return follows
-                return item
-        return self.last
+        item = self._headings()[0].get(section)
+        if item is None:
+            return self.last
+        follows = self.next[id(item)]
+        if follows is not None and follows.what == "other" and _blank(follows):
+            return follows
+        return item
 
 
 def _followers(items: list[_Item]) -> dict[tuple[tuple[bytes, bytes], str | None], set[int]]:
@@ -261,20 +301,17 @@ def _add_sections(chain: _Chain, mine: list[_Item]) -> None:
 def _section_end(chain: _Chain, heading: _Item) -> _Item | None:
     """The last item of the section a heading opens (up to a heading of its level or above)."""
     level = heading.lines[0].count(b"#", 0, 4)
-    found = False
-    last: _Item | None = None
-    for item in chain:
-        if not found:
-            if item.what == "heading" and (item.section, item.key) == (
-                heading.section,
-                heading.key,
-            ):
-                found, last = True, item
-            continue
+    start = chain.heading(heading.section, heading.key)
+    if start is None:
+        return chain.last
+    last = start
+    item = chain.next[id(start)]
+    while item is not None:
         if item.what == "heading" and item.lines[0].count(b"#", 0, 4) <= level:
             break
         last = item
-    return last if last is not None else chain.last
+        item = chain.next[id(item)]
+    return last
 
 
 def _blank(item: _Item) -> bool:
