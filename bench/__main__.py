@@ -1,16 +1,17 @@
 """`make bench`: scan, start-up, search, write, memory and scrolling on trees of several sizes.
 
-First the import cost of the CLI and the app (bench/cold_start.py), memories compared by
-meaning at 10,000 (bench/meaning.py), and the CPU of an app boot and of one `j` on the demo
-(bench/cpu_probe.py). Then each size (BENCH_SIZES,
-default 1000,10000,100000) gets a tree from bench/generate.py, and fresh processes measure it
-RUNS[size] times: a cold scan and a warm one right after (sharing a new, empty cache folder), the
-headless app (start-up, scrolling, peak RSS), the floor app and the console script on a
-pseudo-terminal (with no cache yet, up to COLD_PTY_MAX memories, then warm, holding PgDn to the
-last row); then headless search as whole processes against grep | fzf and samantha-llm; then one
-core process (warm cache) times search and writes, last because it writes into the tree. Medians
-are recorded with the worst beside them as `..._max`, and the ratios of bench/targets.py from the
-medians; the tables are printed and results.json updated.
+First the import cost of the CLI and the app (bench/cold_start.py), memories compared by meaning
+at 10,000 (bench/meaning.py), and the CPU of an app boot and of one `j` on the demo
+(bench/cpu_probe.py). Then each size (BENCH_SIZES, default 1000,10000,100000) gets a tree from
+bench/trees.py (bench/generate.py's, unless BENCH_TREE=samantha-llm asks for one made the way
+samantha-llm makes it), and fresh processes measure it RUNS[size] times: a cold scan and a warm
+one right after (sharing a new, empty cache folder), the headless app (start-up, scrolling, peak
+RSS), the floor app and the console script on a pseudo-terminal (with no cache yet, up to
+COLD_PTY_MAX memories, then warm, holding PgDn to the last row); then headless search as whole
+processes against grep | fzf and samantha-llm; then one core process (warm cache) times search
+and writes, last because it writes into the tree. Medians are recorded with the worst beside
+them as `..._max`, and the ratios of bench/targets.py from the medians; the tables are printed
+and results.json updated.
 """
 
 from __future__ import annotations
@@ -25,8 +26,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from . import cli_search, cold_start, floor_app, targets
-from .generate import generate
+from . import cli_search, cold_start, floor_app, targets, trees
 from .pty_probe import FILLED, held_page_down, startup_pty
 from .results import record_extra, run
 
@@ -88,7 +88,7 @@ def spread(name: str, values: list[float]) -> dict[str, float]:
 
 
 def measure(size: int, workdir: Path) -> dict[str, float]:
-    root = generate(workdir / f"tree-{size}", size, dt.date.today())
+    root = trees.build(workdir / f"tree-{size}", size, dt.date.today())
     settings = workdir / "settings.toml"
     settings.write_text("[watch]\nenabled = false\n", encoding="utf-8")
     env = {**os.environ, CONFIG_ENV: str(settings)}
