@@ -378,7 +378,8 @@ def _tasks(
     today: dt.date,
     drawn: list[Session],
 ) -> None:
-    entries, completed = [], []
+    entries: list[dict[str, Any]] = []
+    completed: list[dict[str, Any]] = []
     for number, project in enumerate(active):
         started = first + dt.timedelta(days=rng.randint(0, 30))
         updated = today - dt.timedelta(days=rng.randint(1, 20))
@@ -459,7 +460,7 @@ def _tasks(
     out.put(f"{TASKS}/index.md", "\n".join(md) + "\n")
     # The worker proposes an update for every session in a workspace named like an index
     # entry (so never for the display-named one); the last few are still waiting for review.
-    status = {entry["name"]: entry["status"] for entry in entries}
+    status: dict[str, str] = {entry["name"]: entry["status"] for entry in entries}
     for session in [s for s in drawn if s.project.name in status][-4:]:
         text = sessions.pending_update(session, status[session.project.name], rng)
         if text:

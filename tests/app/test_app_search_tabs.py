@@ -139,9 +139,12 @@ async def test_a_typo_typed_as_one_burst_finds_the_memory(demo_root: Path) -> No
         await settle(pilot)
         await pilot.press("slash", *"rety", "enter")
         await settle(pilot)
-        titles = [app.curator.get(row.key).title for row in app.table.rows]
-        assert titles and all("Retry" in title for title in titles)
-        assert count_on(app, "short-term") == len(titles)
+        found = [app.curator.get(row.key) for row in app.table.rows]
+        # The two retry-budget memories, and the worker's session whose topic is
+        # inline_retry_budget (a session analysis's title names only its date).
+        assert sum("Retry" in memory.title for memory in found) == 2
+        assert all("retry" in f"{m.title} {' '.join(m.topics)}".lower() for m in found)
+        assert count_on(app, "short-term") == len(found)
 
 
 async def test_enter_on_a_query_that_cannot_be_read_keeps_the_keys_after_it_moving(

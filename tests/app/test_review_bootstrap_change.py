@@ -17,7 +17,7 @@ from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.batch_confirm import BatchConfirmScreen, render_change, summary
 from samantha_tui.ui.screens.review import ReviewScreen
 
-from ..conftest import TODAY
+from ..conftest import ST, TODAY
 from ..pilot import reindexed, settle, until
 
 
@@ -81,8 +81,18 @@ async def test_the_batch_confirmation_shows_the_bootstrap_change(
 def test_a_batch_that_changes_nothing_says_so_on_a_line_of_its_own(root: Path) -> None:
     store = Store(root, lambda: TODAY)
     store.scan()
-    unchanged = bootstrap_change(store.tree, lifecycle.prune(store.tree).plan(), TODAY, budget=8000)
-    assert not unchanged, "the demo's pruned memories never load"
+    proposal = lifecycle.prune(store.tree)
+    # The current project's low-importance worker sessions load with it: pruning them changes
+    # the start-up. The other candidates belong to no project or another one and never load.
+    everything = bootstrap_change(store.tree, proposal.plan(), TODAY, budget=8000)
+    assert {stop.path for stop in everything.stops} == {
+        f"{ST}/2026-04-27_extract_config_renderer.md",
+        f"{ST}/2026-04-30_work_stalled_about.md",
+    }
+    project = {m.path: m.project for m in store.tree.memories}
+    quiet = [c.path for c in proposal.candidates if project[c.path] != "api-gateway-refactor"]
+    unchanged = bootstrap_change(store.tree, proposal.plan(quiet), TODAY, budget=8000)
+    assert not unchanged, "the demo's pruned memories of other projects never load"
     console = Console(width=100, file=io.StringIO(), record=True)
     console.print(render_change(unchanged, wide=True))
     lines = console.export_text().splitlines()

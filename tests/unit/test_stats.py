@@ -139,32 +139,37 @@ def test_the_demo_tree(demo_root: Path) -> None:
     curator = Curator(store)
     curator.load()
     numbers = stats(store.tree, TODAY, curator.drift())
-    # 44: the finalized session's two memories are in short-term memory already.
-    assert numbers.total == 44
+    # 60: the finalized session's two memories are in short-term memory already, and the 16
+    # worker session analyses of the months before are there beside the hand-written ones.
+    assert numbers.total == 60
     assert dict(numbers.per_kind) == {
-        Kind.SHORT_TERM: 28,
+        Kind.SHORT_TERM: 44,
         Kind.LONG_TERM: 10,
         Kind.CURRENT_TASKS: 2,
         Kind.WORK_EXPERIENCE: 1,
         Kind.PROCEDURAL: 3,
     }
     assert numbers.per_importance == (
-        ("low", 4),
-        ("medium", 23),
-        ("high", 16),
+        ("low", 11),
+        ("medium", 28),
+        ("high", 20),
         ("unset", 0),
         ("invalid", 1),
     )
-    assert [m.count for m in numbers.per_month] == [0, 0, 0, 1, 1, 2, 4, 5, 8, 6, 9, 8]
+    assert [m.count for m in numbers.per_month] == [0, 0, 0, 1, 1, 2, 4, 7, 13, 11, 12, 9]
     assert numbers.top_topics[:3] == (("api-gateway", 9), ("python", 6), ("workflow", 6))
     assert len(numbers.top_topics) == 10
     assert numbers.top_projects == (
-        ("api-gateway-refactor", 12),
-        ("mobile-sync", 4),
-        ("billing-export", 3),
+        ("api-gateway-refactor", 20),
+        ("billing-export", 8),
+        ("mobile-sync", 5),
+        ("tidewater-infra", 2),
     )
     assert (numbers.critical, numbers.critical_verdict) == (4, "too few")
-    assert (numbers.prune_candidates, numbers.promote_candidates) == (3, 9)
-    assert numbers.drift == DriftSummary(tuple(Kind), missing=13, gone=3, disagreeing=15, files=6)
+    # The worker's sessions: 7 low ones past 30 days, 2 others past 90 days.
+    assert (numbers.prune_candidates, numbers.promote_candidates) == (10, 11)
+    # Each worker entry has a title made from the file name and no importance (2 fields each),
+    # and the 5 sessions past 90 days are still in its recent lists.
+    assert numbers.drift == DriftSummary(tuple(Kind), missing=13, gone=8, disagreeing=47, files=6)
     curator.reindex()
     assert stats(store.tree, TODAY, curator.drift()).drift == DriftSummary((), 0, 0, 0, 0)
