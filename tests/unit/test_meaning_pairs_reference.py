@@ -66,9 +66,10 @@ def test_the_pass_finds_what_a_sort_of_the_whole_matrix_finds(
     got = similar_pairs(chosen, vectors)
     store.close()
     expected = reference(chosen, vectors.matrix)
-    # Enough to compare: both trees have pairs (the topic-model tree 15 since a setting given
-    # two values counts only between memories as alike as a duplicate).
-    assert len(got) > 10
+    # Enough to compare: both trees have pairs (the topic-model tree, drawn from the demo's
+    # sentences, 9 since a setting given two values counts only between memories as alike as a
+    # duplicate; the uniform tree hundreds).
+    assert len(got) >= 5
     assert {(p.first, p.second, p.verdict, p.cues) for p in got} == {
         (p.first, p.second, p.verdict, p.cues) for p in expected
     }
