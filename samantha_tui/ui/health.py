@@ -94,7 +94,9 @@ class Health(Host):
 
     @background(thread=True, exclusive=True, group="health")
     def check_health(self, drift: DriftReport) -> None:
-        report = report_of(self.curator, self.settings, drift)
+        # Its counts show once it is slow (a large tree, the meaning model's first reading).
+        with self.work_progress():
+            report = report_of(self.curator, self.settings, drift)
         if not get_current_worker().is_cancelled:
             self.post_message(HealthChecked(report))
 

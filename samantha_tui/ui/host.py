@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 from textual.app import App
@@ -272,3 +273,7 @@ class Host(App[None]):
     @abstractmethod
     def health_soon(self, drift: DriftReport) -> None:
         """Health: work the report out again, against the drift just found, once quiet."""
+
+    @abstractmethod
+    def work_progress(self) -> AbstractContextManager[None]:
+        """Work progress: the counts of the work run inside (a worker thread) on the screen."""

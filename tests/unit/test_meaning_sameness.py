@@ -79,3 +79,28 @@ def test_a_merge_only_when_nothing_said_differs() -> None:
     switched = ("We manage packages with pip-tools.", "Switched package management to uv.")
     assert verdict(*switched, meaning=0.8, wording=62, ordered=True)[0] == SUPERSESSION
     assert verdict(*switched, meaning=0.8, wording=62)[0] == RELATED
+
+
+def test_the_pass_reports_how_far_it_has_got() -> None:
+    """The review and the health pass show these counts while they work (work_progress.py)."""
+    from samantha_tui.core.basics import progress
+    from samantha_tui.core.basics.model import Kind, Memory
+    from samantha_tui.core.views.meaning.model import Engine, load_engine
+    from samantha_tui.core.views.meaning.pairs import COMPARING, JUDGING, similar_pairs
+    from samantha_tui.core.views.meaning.vectors import EMBEDDING, MemoryVectors, vectors_for
+
+    engine = load_engine()
+    assert isinstance(engine, Engine)
+    memories = [
+        Memory(Kind.SHORT_TERM, f"m{i}.md", f"Note {i}", body=f"# Note {i}\n\nThe cache {i}.\n")
+        for i in range(12)
+    ]
+    heard: list[tuple[int, int, str]] = []
+    with progress.reporting(lambda done, total, what: heard.append((done, total, what))):
+        similar_pairs(memories, vectors_for(memories, engine, MemoryVectors()))
+    said = {what for _, _, what in heard}
+    assert {EMBEDDING, COMPARING, JUDGING} <= said
+    for what in (EMBEDDING, COMPARING, JUDGING):
+        reports = [(done, total) for done, total, w in heard if w == what]
+        assert reports[-1][0] == reports[-1][1], f"{what} ends at its total"
+        assert [done for done, _ in reports] == sorted(done for done, _ in reports)

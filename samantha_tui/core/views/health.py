@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..basics import progress
 from ..basics.model import Memory, Severity, Tree
 from . import health_findings as h
 from . import lifecycle
@@ -55,6 +56,9 @@ WEIGHTS = {
 to be read side by side, and cost no point."""
 CAP = 20
 """Points one check costs at most."""
+READING_DATES = "Reading the dates of {count} memories"
+REPORT_EVERY = 500
+"""Memories read between two progress reports."""
 
 
 @dataclass(frozen=True)
@@ -231,7 +235,10 @@ def date_findings(tree: Tree[Memory]) -> list[Finding]:
     """Each date in words that will rot, with its line of the file."""
     found = []
     copies = merge_copies(tree)
-    for memory in tree.memories:
+    memories = tree.memories
+    for number, memory in enumerate(memories):
+        if number % REPORT_EVERY == 0:
+            progress.report(number, len(memories), READING_DATES)
         if same_as_original(memory, copies):
             continue
         first = body_first_line(memory)

@@ -332,7 +332,12 @@ class ReviewScreen(LiveScreen):
 
     @background(thread=True, exclusive=True, group="review")
     def recompute(self) -> None:
-        """Run every rule over the newest tree (about half a second at 10,000 memories)."""
+        """Run every rule over the newest tree (about half a second at 10,000 memories, and
+        the meaning pass and the health report: seconds more, their counts shown meanwhile)."""
+        with self._app.work_progress():
+            self._recompute()
+
+    def _recompute(self) -> None:
         curator = self._app.curator
         tree, today = curator.tree, curator.store.today()
         proposals = {p.name: p for p in lifecycle.review(tree, today)}

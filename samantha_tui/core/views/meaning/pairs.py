@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from rapidfuzz import fuzz, process
 
+from ...basics import progress
 from ...basics.model import Memory
 from . import CONFLICT, DUPLICATE, RELATED, SUPERSESSION, SimilarPair
 from .polarity import Claims, claims_of, opposition
@@ -93,6 +94,7 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
     keep = min(PER_MEMORY, count - 1)
     background = np.full(count, -1.0, dtype=np.float64)
     for start in range(0, count, BLOCK):
+        progress.report(start, count, COMPARING)
         block = matrix[start : start + BLOCK] @ matrix.T  # (rows, count)
         rows = np.arange(block.shape[0])
         block[rows, rows + start] = -1.0  # never a memory with itself
@@ -143,8 +145,11 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
         scorer=fuzz.token_set_ratio,
         dtype=np.float64,  # as the scorer gives it: float32 would round it
     ).tolist()
+    progress.report(count, count, COMPARING)
     pairs = []
-    for ((i, j), meaning), wording in zip(ordered, wordings, strict=True):
+    for number, (((i, j), meaning), wording) in enumerate(zip(ordered, wordings, strict=True)):
+        if number % REPORT_EVERY == 0:
+            progress.report(number, len(ordered), JUDGING)
         if meaning < max(background[i], background[j]) + STANDOUT and wording < COPY_WORDING:
             continue  # as alike as memories near them are: the cosine says nothing of the pair
         pair = judge(
@@ -159,6 +164,7 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
         )
         if pair is not None:
             pairs.append(pair)
+    progress.report(len(ordered), len(ordered), JUDGING)
     pairs.sort(key=lambda p: (-round(p.meaning, 6), p.first, p.second))
     return tuple(pairs)
 
@@ -177,6 +183,10 @@ COPY_WORDING = 97.0
 """Wording (token set ratio) of a copy: the same words, give or take a few; a copy is a pair
 however crowded (merge copies of one memory collect by the dozen)."""
 SLACK = 1e-6
+COMPARING = "Comparing {count} memories by meaning"
+JUDGING = "Reading {count} close pairs"
+REPORT_EVERY = 500
+"""Pairs judged between two progress reports."""
 """A pair seen from its two rows has cosines that differ in float32's last bits: what is set
 aside is under its threshold by more than that, so the verdict is always judge()'s."""
 SPARSE = 0.125

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Protocol
 
+from ...basics import progress
 from ...basics.model import Memory
 from .model import DIMENSION, Embedder
 from .text import RECIPE, embedding_text
@@ -109,6 +110,11 @@ def cache_key(memory: Memory, text: str) -> str:
     return "text:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+EMBED_SLICE = 1000
+"""Texts embedded per call of the model, between two progress reports."""
+EMBEDDING = "Reading the meaning of {count} memories"
+
+
 def cache_name(engine: Embedder) -> str:
     """What vectors are kept under: the model, and what of a memory it was given (a vector of
     another recipe's text is not this one's)."""
@@ -142,8 +148,14 @@ def vectors_for(
     fresh: dict[str, bytes] = {}
     if missing:
         rows = np.empty((len(missing), DIMENSION + 1), dtype=np.float32)
-        rows[:, :DIMENSION] = engine.embed(list(missing.values()))
-        rows[:, DIMENSION] = [words_of(text) for text in missing.values()]
+        texts_missing = list(missing.values())
+        # In slices, each one reported: the first reading of a large tree takes seconds.
+        for at in range(0, len(texts_missing), EMBED_SLICE):
+            progress.report(at, len(texts_missing), EMBEDDING)
+            chunk = texts_missing[at : at + EMBED_SLICE]
+            rows[at : at + len(chunk), :DIMENSION] = engine.embed(chunk)
+        progress.report(len(texts_missing), len(texts_missing), EMBEDDING)
+        rows[:, DIMENSION] = [words_of(text) for text in texts_missing]
         fresh = {key: rows[row].tobytes() for row, key in enumerate(missing)}
         cache.keep_vectors(cache_name(engine), fresh)
     found = {**kept, **fresh}
