@@ -157,12 +157,24 @@ def cpu_pass() -> dict[str, float]:
     return figures
 
 
+def health_pass() -> dict[str, float]:
+    """bench/health_probe.py: the health report with meaning and without, on the samantha-llm-like
+    tree of 10,000."""
+    figures = probe_pass("health_probe")
+    print(
+        f"health at 10,000 (samantha-llm-like): {figures['health_off_s']:.2f} s without meaning, "
+        f"{figures['health_meaning_s']:.2f} s with (x{figures['health_meaning_ratio']:.2f})"
+    )
+    return figures
+
+
 def main() -> int:
     imports = cold_start.measure()
     print(cold_start.describe(imports))
     record_extra("cold_start", imports)
     record_extra("meaning", meaning_pass())
     record_extra("cpu", cpu_pass())
+    record_extra("health", health_pass())
     return run("BENCH_SIZES", "1000,10000,100000", measure, COLUMNS, targets.report)
 
 

@@ -104,3 +104,39 @@ def test_the_pass_reports_how_far_it_has_got() -> None:
         reports = [(done, total) for done, total, w in heard if w == what]
         assert reports[-1][0] == reports[-1][1], f"{what} ends at its total"
         assert [done for done, _ in reports] == sorted(done for done, _ in reports)
+
+
+def test_accounts_of_two_sessions_are_not_rules_that_conflict() -> None:
+    """The worker's session analyses tell what happened: opposed words in two of them are a
+    conflict only when they are as alike as a duplicate, and their numbers never supersede."""
+    kept = "Agreed to keep tombstone retention at 7 days before touching clock drift."
+    dropped = "Agreed not to keep tombstone retention; 9 days of clock drift data first."
+
+    def judged(meaning: float, accounts: bool):
+        return verdict_of(
+            meaning,
+            50.0,
+            lambda: (claims_of(kept), claims_of(dropped)),
+            words=10,
+            said_of=lambda: (said(kept), said(dropped)),
+            ordered=True,
+            accounts=accounts,
+        )
+
+    assert judged(0.72, accounts=False)[0] == CONFLICT
+    assert judged(0.72, accounts=True) is None  # under a duplicate's cosine: no pair
+    assert judged(0.9, accounts=True)[0] == CONFLICT  # as alike as a duplicate: still opposed
+    numbers = ("Added 10 tests for the sync queue.", "Added 2 tests for the sync queue.")
+    assert verdict(*numbers, meaning=0.95, wording=90, ordered=True)[0] == SUPERSESSION
+    assert (
+        verdict_of(
+            0.95,
+            90.0,
+            lambda: (claims_of(numbers[0]), claims_of(numbers[1])),
+            words=10,
+            said_of=lambda: (said(numbers[0]), said(numbers[1])),
+            ordered=True,
+            accounts=True,
+        )[0]
+        == RELATED
+    )

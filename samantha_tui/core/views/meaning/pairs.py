@@ -282,7 +282,15 @@ def judge(
 
     words = min(words_of(first_text), words_of(second_text))
     newer = _newer(first, second)
-    verdict = verdict_of(meaning, wording, both, words, both_said, ordered=newer is not None)
+    verdict = verdict_of(
+        meaning,
+        wording,
+        both,
+        words,
+        both_said,
+        ordered=newer is not None,
+        accounts=_two_sessions(first, second),
+    )
     if verdict is None:
         return None
     kind, cues = verdict
@@ -297,6 +305,17 @@ def judge(
         second_digest=second.digest,
         newer=newer.path if kind == SUPERSESSION and newer is not None else "",
     )
+
+
+SESSION_ANALYSIS = "session-analysis"
+
+
+def _two_sessions(first: Memory, second: Memory) -> bool:
+    """Both are the worker's accounts of two different sessions."""
+    if first.type != SESSION_ANALYSIS or second.type != SESSION_ANALYSIS:
+        return False
+    ids = (first.frontmatter.get("session_id"), second.frontmatter.get("session_id"))
+    return ids[0] is None or ids[1] is None or str(ids[0]) != str(ids[1])
 
 
 def _newer(first: Memory, second: Memory) -> Memory | None:
@@ -318,11 +337,15 @@ def verdict_of(
     words: int = 0,
     said_of: Callable[[], tuple[Said, Said]] | None = None,
     ordered: bool = False,
+    accounts: bool = False,
 ) -> tuple[str, tuple[str, ...]] | None:
     """The verdict and its cues for two texts of this meaning and wording, the shorter of
     `words` words (0: short), `ordered` when their dates say which is newer; None for no pair.
     `claims` gives what each says (polarity.py), `said_of` what the sameness gate reads
-    (sameness.py); each is asked only when the meaning makes it matter.
+    (sameness.py); each is asked only when the meaning makes it matter. `accounts`: the two are
+    the worker's accounts of two sessions, which tell what happened rather than lay down a rule:
+    their opposed words make a conflict only when they are as alike as a duplicate, and the
+    numbers they give (tests added, minutes, requests) never make a supersession.
 
     - Opposed in polarity: a CONFLICT. Only in a setting's values: a SUPERSESSION when dated
       apart, else a CONFLICT.
@@ -335,13 +358,13 @@ def verdict_of(
     duplicate, conflict, with_words = thresholds(words)
     alike = meaning >= duplicate or (meaning >= with_words and wording >= DUPLICATE_WITH_WORDS[1])
     if meaning >= conflict:
-        polarity, values = opposition(*claims())
+        polarity, values = opposition(*claims()) if alike or not accounts else ((), ())
         if polarity:
             return CONFLICT, tuple(sorted(polarity + values))
         # A setting given two values says two memories disagree only when they are about the
         # same thing, as alike as a duplicate: "retries: 3" in two runbooks of one subject is
         # two settings.
-        if values and alike:
+        if values and alike and not accounts:
             return (SUPERSESSION if ordered else CONFLICT), tuple(sorted(values))
     if not alike:
         return None
@@ -350,6 +373,8 @@ def verdict_of(
     apart = differences(*said_of())
     if not apart:
         return (DUPLICATE, ()) if wording >= MERGE_WORDING else (RELATED, ())
+    if accounts:
+        return RELATED, apart.cues  # numbers in accounts of two sessions are not settings
     if ordered and (apart.values or apart.changed):
         return SUPERSESSION, apart.cues
     if apart.values and not apart.markers and wording >= NEAR_IDENTICAL:
