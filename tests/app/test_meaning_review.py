@@ -23,9 +23,11 @@ FLAKY = f"{ST}/2026-06-03_flaky_tests_redis.md"
 PER_WORKER = f"{ST}/2026-06-04_xdist_redis_per_worker.md"
 
 
-def memory(title: str, body: str, topics: str, refs: int, importance: str) -> str:
+def memory(
+    title: str, body: str, topics: str, refs: int, importance: str, date: str = "2026-06-01"
+) -> str:
     return (
-        f"---\ndate: 2026-06-01\ntopics: {topics}\nimportance: {importance}\n"
+        f"---\ndate: {date}\ntopics: {topics}\nimportance: {importance}\n"
         f"reference_count: {refs}\n---\n\n# {title}\n\n{body}\n"
     )
 
@@ -158,31 +160,25 @@ OLDER_LIMIT = f"{ST}/2026-03-01_upload_limit.md"
 NEWER_LIMIT = f"{ST}/2026-06-01_upload_limit_raised.md"
 
 
-def dated(date: str, title: str, body: str, topics: str, refs: int) -> str:
-    return (
-        f"---\ndate: {date}\ntopics: {topics}\nimportance: medium\n"
-        f"reference_count: {refs}\n---\n\n# {title}\n\n{body}\n"
-    )
-
-
 async def test_keeping_the_newer_of_a_supersession_joins_the_olders_topics(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     use_settings(monkeypatch, tmp_path, MEANING_ON)
     files = {
-        OLDER_LIMIT: dated(
-            "2026-03-01",
+        OLDER_LIMIT: memory(
             "Attachment upload limit",
             "The upload limit for attachments is 10 MB per file; larger files are refused.",
             "[uploads, api]",
             2,
+            "medium",
+            date="2026-03-01",
         ),
-        NEWER_LIMIT: dated(
-            "2026-06-01",
+        NEWER_LIMIT: memory(
             "Attachment upload limit",
             "The upload limit for attachments is 50 MB per file; larger files are refused.",
             "[uploads]",
             1,
+            "medium",
         ),
     }
     root = reindexed(make_tree(tmp_path / "tree", files))

@@ -13,51 +13,9 @@ give: duplicate, conflict, supersession, related or unrelated (see `meaning_held
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
 
-LABELS = frozenset({"duplicate", "conflict", "supersession", "related", "unrelated"})
-KINDS = frozenset(
-    {
-        "paraphrase",
-        "number",
-        "version",
-        "unit",
-        "negation",
-        "before_after",
-        "allow_forbid",
-        "always_never",
-        "enable_disable",
-        "safe_unsafe",
-        "may_maynot",
-        "antonym",
-        "limit_raised",
-        "near_identical_opposite",
-        "same_topic",
-        "session_analysis",
-        "other",
-    }
-)
-
-
-@dataclass(frozen=True)
-class Text:
-    """One memory: its title (first `# ` heading), Markdown body, frontmatter date and topics."""
-
-    title: str
-    body: str
-    date: str | None
-    topics: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Pair:
-    """Two memories and the verdict a careful reader gives them, with the reason in one line."""
-
-    label: str
-    kind: str
-    first: Text
-    second: Text
-    note: str
+# The same shapes as the held-out set's, so one scorer reads both (bench/meaning_sets.py).
+from .meaning_heldout import Pair, Text
 
 
 def _md(text: str) -> str:
@@ -1734,5 +1692,4 @@ def pairs() -> tuple[Pair, ...]:
 def test_meaning_tuning_extra_is_well_formed() -> None:
     from . import meaning_heldout
 
-    assert meaning_heldout.LABELS == LABELS and meaning_heldout.KINDS == KINDS
     meaning_heldout.check_set("tuning", pairs(), meaning_heldout.pairs(), scale=0.6)
