@@ -88,6 +88,7 @@ def test_a_batch_that_changes_nothing_says_so_on_a_line_of_its_own(root: Path) -
     assert {stop.path for stop in everything.stops} == {
         f"{ST}/2026-04-27_extract_config_renderer.md",
         f"{ST}/2026-04-30_work_stalled_about.md",
+        f"{ST}/2026-05-14_agreed_to_keep.md",
     }
     project = {m.path: m.project for m in store.tree.memories}
     quiet = [c.path for c in proposal.candidates if project[c.path] != "api-gateway-refactor"]

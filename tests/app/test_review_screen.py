@@ -27,6 +27,7 @@ from ..waiting import key_event
 PRUNE = (
     f"{ST}/2026-02-09_decided_to_version.md",
     f"{ST}/2026-02-16_standup_notes_format.md",
+    f"{ST}/2026-02-22_vendor_credit_notes.md",
     f"{ST}/2026-03-06_decided_to_test.md",
     f"{ST}/2026-03-09_rename_currency_rounding.md",
     f"{ST}/2026-03-18_ci_cache_key_fix.md",
@@ -34,9 +35,11 @@ PRUNE = (
     f"{ST}/2026-04-27_extract_config_renderer.md",
     f"{ST}/2026-04-30_work_stalled_about.md",
     f"{ST}/2026-05-01_docker_compose_profiles.md",
+    f"{ST}/2026-05-04_dynamodb_errors_were.md",
     f"{ST}/2026-05-05_log_export_schedule.md",
+    f"{ST}/2026-05-14_agreed_to_keep.md",
 )
-"""The demo's prune candidates in the list's order: low importance and past 30 days (seven of
+"""The demo's prune candidates in the list's order: low importance and past 30 days (ten of
 them the worker's session analyses, which it rates low when a session yields little)."""
 UPDATE = f"{TASKS}/pending-updates/20260614_165930_api-gateway-refactor.json"
 
@@ -108,9 +111,9 @@ async def test_the_confirmation_says_the_impact_in_words(root: Path) -> None:
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen)
-        assert dialog._title == "Apply 12 reviewed candidates?"
+        assert dialog._title == "Apply 15 reviewed candidates?"
         assert dialog._lines == [
-            "Move 10 memories to the trash: 0 critical, referenced 2 times in total.",
+            "Move 13 memories to the trash: 0 critical, referenced 2 times in total.",
             "Promote 2 to long-term memory.",
             "",
             "Their index entries are patched afterwards; u undoes the whole batch.",
@@ -134,7 +137,7 @@ async def test_one_batch_of_several_sections_is_one_undo(
         await pilot.press("y")
         await settle(pilot)
         promoted = sorted(p.name for p in (root / LT).glob(f"{TODAY.isoformat()}_*.md"))
-        assert len(promoted) == 11  # two of them the worker's session analyses
+        assert len(promoted) == 14  # five of them the worker's session analyses
         # Escalated before it was promoted, so the copy carries the new importance.
         copy = (root / LT / f"{TODAY.isoformat()}_terraform_state_lock_stuck.md").read_text()
         assert "importance: high\n" in copy and f"date: {TODAY.isoformat()}\n" in copy

@@ -74,17 +74,17 @@ async def test_the_demo_numbers_and_following_changes(demo_root: Path) -> None:
         assert "Mark 1 more rule as critical." in critical
         kinds = screen.query_one("#stats-kinds", Bars)
         assert [(row.label.plain, row.count) for row in kinds.rows] == [
-            ("Short-term", 44),
+            ("Short-term", 53),
             ("Long-term", 10),
             ("Tasks", 2),
             ("Work experience", 1),
             ("Procedural", 3),
         ]
-        assert "60 in the last 12 months" in shown(screen, "#stats-month-note")
-        assert "10 prune candidates" in shown(screen, "#stats-curation")
-        assert "11 promotion candidates" in shown(screen, "#stats-curation")
+        assert "69 in the last 12 months" in shown(screen, "#stats-month-note")
+        assert "13 prune candidates" in shown(screen, "#stats-curation")
+        assert "14 promotion candidates" in shown(screen, "#stats-curation")
         drift = shown(screen, "#stats-drift")
-        assert "5 kinds drifted" in drift and "13 missing · 8 gone · 47 disagreeing" in drift
+        assert "5 kinds drifted" in drift and "13 missing · 12 gone · 62 disagreeing" in drift
         assert screen.query_one("#stats-topics").border_title == "Top topics"
         assert screen.query_one("#stats-body").max_scroll_y == 0, "fits 120x34 unscrolled"
 

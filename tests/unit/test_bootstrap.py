@@ -462,9 +462,9 @@ def test_command_json_has_the_full_structure(demo_root, capsys):
         "not listed in index.json's runbooks"
     )
     # The CSV memory's importance, the runbook missing from the index, infra-notes, which the
-    # index alone holds, and the two high-importance worker sessions finalize put in the index's
-    # recent list more than 30 days ago.
-    assert data["disagreements"] == 5
+    # index alone holds, and the three high-importance worker sessions of other projects that
+    # finalize put in the index's recent list more than 30 days ago.
+    assert data["disagreements"] == 6
     assert [(s["kind"], s["from_index"]) for s in data["sources"]] == [
         ("short-term", True), ("long-term", True), ("current-tasks", True), ("procedural", True),
     ]  # fmt: skip

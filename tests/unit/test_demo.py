@@ -42,6 +42,15 @@ def test_demo_has_what_the_issue_asks_for(demo_root: Path) -> None:
     assert len(merged) == 1 and re.sub(r"_\d{8}_\d{6}", "", merged[0]) in names
 
 
+def test_most_short_term_memories_are_worker_session_analyses(demo_root: Path) -> None:
+    # A user's tree after some months is mostly what the background worker wrote: one
+    # session analysis per working session, beside the notes the assistant writes by hand.
+    short = Store(demo_root, lambda: TODAY).scan().of_kind(Kind.SHORT_TERM)
+    sessions = [m for m in short if m.frontmatter.get("type") == "session-analysis"]
+    assert len(short) == len(list((demo_root / ST).glob("*.md"))) - 1  # index.md is no memory
+    assert 2 * len(sessions) > len(short)
+
+
 def test_short_term_index_has_drifted_from_the_files(demo_root: Path) -> None:
     index = json.loads((demo_root / ST / "index.json").read_text())
     listed = {e["file"] for group in index["recent"].values() for e in group}
