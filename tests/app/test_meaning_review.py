@@ -193,6 +193,7 @@ async def test_keeping_the_newer_of_a_supersession_joins_the_olders_topics(
         newer_side = "1" if pair.first == NEWER_LIMIT else "2"
         await pilot.press(newer_side)
         assert await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "The older's topics and references join it." in app.screen._lines
         await pilot.press("y")
         await settle(pilot)
     kept = (root / NEWER_LIMIT).read_text()

@@ -707,7 +707,7 @@ class ReviewScreen(LiveScreen):
             # The newer supersedes: what the older knew of its place (topics, references)
             # joins it, as a merge does.
             plan = merging.merge_plan(stands, other)
-            lines.insert(1, "Its topics and references join the older's.")
+            lines.insert(1, "The older's topics and references join it.")
         else:
             plan = merging.stands_plan(stands, other)
 
