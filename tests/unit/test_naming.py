@@ -210,3 +210,16 @@ def test_search_prints_a_session_by_its_line_with_the_date(tmp_path, capsys) -> 
     hit = json.loads(capsys.readouterr().out)["hits"][0]
     assert hit["title"] == "Session Analysis - 2026-11-30"  # the heading, as the file has it
     assert hit["name"] == "Session 2026-11-30: Moved the billing cron to UTC"
+
+
+def test_a_merge_copy_reads_apart_from_its_original() -> None:
+    title = "Session Analysis - 2026-11-30"
+    body = f"# {title}\n\n## Overview\n\nMoved the billing cron to UTC.\n"
+    folder = ".ai/short-term-memory/.ai"
+    original = Memory(Kind.SHORT_TERM, f"{folder}/2026-11-30_billing_cron.md", title, body=body)
+    copy = Memory(
+        Kind.SHORT_TERM, f"{folder}/2026-11-30_billing_cron_20261130_163000.md", title, body=body
+    )
+    names = Names.of([original, copy])
+    assert names.shown(original, dated=False) == "Session: Moved the billing cron to UTC"
+    assert names.shown(copy, dated=False) == "(copy) Session: Moved the billing cron to UTC"

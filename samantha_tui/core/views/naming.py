@@ -6,7 +6,8 @@ way the memory is named by its distinguishing line as well (reading/distinguishi
 
 - the worker's heading, where the date shows in a column of its own: `Session: <line>`;
 - the worker's heading elsewhere: `Session 2026-11-30: <line>`;
-- any other shared heading T: `T: <line>`.
+- any other shared heading T: `T: <line>`;
+- a merge copy (`<stem>_<session id>.md`), the name of its original after `(copy)`.
 
 Only what is shown changes: the file keeps its heading, a retitle edits the heading, and the
 index files keep what samantha-llm writes. Which headings are shared is worked out once per tree
@@ -28,6 +29,9 @@ from ..reading.distinguishing import distinguishing_line
 SESSION_HEADING = re.compile(r"Session Analysis\s*[-–—:]\s*(\d{4}-\d{2}-\d{2})")
 """The worker's heading (matched whole): `Session Analysis - 2026-11-30`."""
 SESSION_WORD = "Session"
+MERGE_COPY = re.compile(r"_\d{8}_\d{6}\.md$")
+"""The name samantha-llm's merge gives a copy on a name clash: `<stem>_<session id>.md`."""
+COPY_MARK = "(copy)"
 _TREES_KEPT = 4
 """Trees whose shared headings are remembered: the app's current one, the first frame's, and
 a search's or a worker's that is a step behind."""
@@ -92,7 +96,9 @@ class Names:
     def shown(self, record: Memory | Listed, *, dated: bool = True) -> str:
         """The name to show: the heading, or the heading's gist with the distinguishing line.
         `dated=False` where the date has a column of its own (the list)."""
-        return name_of(record.title, line_of(record), self.shared, dated=dated)
+        name = name_of(record.title, line_of(record), self.shared, dated=dated)
+        # A merge copy says what its original says, line and all: only this tells the two apart.
+        return f"{COPY_MARK} {name}" if MERGE_COPY.search(record.path) else name
 
 
 def name_of(title: str, line: str, shared: frozenset[str], *, dated: bool = True) -> str:
