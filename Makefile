@@ -33,13 +33,14 @@ run: $(VENV)/.installed compile
 
 test: $(VENV)/.installed-test compile
 	$(BIN)/ruff check samantha_tui tests screenshots bench
-	# Three workers on the two cores of the machines it runs on: an app test spends part of its
+	# Four workers on the two cores of the machines it runs on: an app test spends part of its
 	# time waiting on the app's own delays, and two workers left a core idle for a fifth of the
-	# run (a fresh clone: 296 s with two, 255 s with three). Every wait is on the app, never on
+	# run (a fresh clone on 2026-12-06: 296 s with two, 255 s with three; on 2026-12-07, with
+	# the realistic demo, 301 s with three, 288 s with four). Every wait is on the app, never on
 	# the CPU, so the extra load changes no verdict. Work stealing hands a worker that runs out
 	# the tests still queued on another; conftest puts the longest tests first. The long runs
 	# are `make soak`'s (tests/tiers.py).
-	$(BIN)/python -m pytest -q -n 3 --dist worksteal -m "not soak"
+	$(BIN)/python -m pytest -q -n 4 --dist worksteal -m "not soak"
 
 # The long runs: the 2,000-key mashing, 250 keys on every screen, and every property test again
 # with five times the examples. CI runs it after `make test`.
