@@ -144,8 +144,10 @@ def while_shown(handler: Handler) -> Handler:
         try:
             return handler(node, message)
         except NoMatches:
-            # The widgets went while the app closes (the screen is still on the stack, empty).
-            if app._exit or not app.screen_stack[0].children:
+            # The widgets went while the app closes: the screen is still on the stack, emptied
+            # or being emptied (a shutdown removes its widgets one by one, and a worker's message
+            # can land between two of them).
+            if app._exit or not app.is_running or not app.screen_stack[0].children:
                 return None
             raise
 
