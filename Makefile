@@ -36,7 +36,8 @@ test: $(VENV)/.installed-test compile
 	# Four workers on the two cores of the machines it runs on: an app test spends part of its
 	# time waiting on the app's own delays, and two workers left a core idle for a fifth of the
 	# run (a fresh clone on 2026-12-06: 296 s with two, 255 s with three; on 2026-12-07, with
-	# the realistic demo, 301 s with three, 288 s with four). Every wait is on the app, never on
+	# the realistic demo and another app busy beside it, 301 s with three, 288 s with four;
+	# 244 s with four on a quiet machine). Every wait is on the app, never on
 	# the CPU, so the extra load changes no verdict. Work stealing hands a worker that runs out
 	# the tests still queued on another; conftest puts the longest tests first. The long runs
 	# are `make soak`'s (tests/tiers.py).
