@@ -20,7 +20,7 @@ from .vectors import InFrontOf, VectorCache, vectors_for
 def analyse(
     memories: Sequence[Memory], cache: VectorCache | None = None
 ) -> tuple[SimilarPair, ...] | Unavailable:
-    """Every DUPLICATE and CONFLICT pair among `memories` (pairs.py), best first; `Unavailable`
+    """Every pair among `memories` with a verdict (pairs.py), best first; `Unavailable`
     when the model cannot be loaded. `cache`: the tree's catalog (`Store.catalog()`), so vectors
     outlive the process; None keeps them in this process only. Any thread."""
     engine = load_engine()

@@ -1,11 +1,13 @@
-"""Pairs of memories close in meaning: near-duplicates in other words, and possible conflicts.
+"""Pairs of memories close in meaning: copies, possible conflicts, supersessions, related pairs.
 
 Every memory is compared with every other by the cosine of their vectors, a block of rows at a
 time (BLOCK rows against the rest: never an n×n matrix, 400 MB at 10,000), keeping what passes
 CANDIDATE_MEANING, at most PER_MEMORY per memory (its closest): a tree of many copies of one
-memory still gives a list a person can read. Each candidate then gets its wording (rapidfuzz)
-and its conflict cues (polarity.py): alike in meaning and opposed in what they say is a
-CONFLICT; alike enough, in meaning or in meaning and words together, a DUPLICATE.
+memory still gives a list a person can read; a pair that does not stand out from the memories
+near each of its two is set aside (STANDOUT). Each candidate then gets its wording (rapidfuzz),
+its conflict cues (polarity.py) and what the sameness gate reads of it (sameness.py), and
+verdict_of says what it is: a CONFLICT, a SUPERSESSION, a DUPLICATE (a copy in words in which
+nothing said differs) or RELATED.
 
 The thresholds depend on length. Two long memories on one subject share most of their words
 and score cosines short ones never do: distinct memories of 50 words and more score up to 0.85,
@@ -79,7 +81,7 @@ def comparable(memories: Sequence[Memory]) -> list[Memory]:
 
 
 def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[SimilarPair, ...]:
-    """Every pair judged a DUPLICATE or a CONFLICT, best first (most alike, then by path);
+    """Every pair given a verdict (verdict_of), best first (most alike, then by path);
     never a memory with itself. Memories without a row in `vectors` are left out. Pure; safe in
     a worker thread."""
     import numpy as np
