@@ -44,7 +44,10 @@ SESSION_SHARE = 0.70
 """Of short-term memory: worker session analyses, merge copies included."""
 COPY_SHARE = 0.15
 """Of the session analyses: the second copy a recent merge made (older ones were cleaned up)."""
-_SUFFIXES = ("v2", "cleanup", "migration", "spike", "phase-2", "hardening", "rewrite", "pilot")
+_SUFFIXES = ("next", "cleanup", "migration", "spike", "followup", "hardening", "rewrite", "pilot")
+_QUALIFIERS = ("eu", "ios", "android", "internal", "partner", "batch", "edge", "legacy", "web")
+"""Further variants are qualified by a word: a workspace named `x-cleanup-3` would read as a
+setting with a value (`cleanup 3` against `cleanup 2`), which no real workspace name gives."""
 
 
 @dataclass
@@ -88,7 +91,12 @@ def projects_for(count: int) -> list[Project]:
         base = words.ALL_PROJECTS[n % len(words.ALL_PROJECTS)]
         round_ = n // len(words.ALL_PROJECTS)
         suffix = _SUFFIXES[round_ % len(_SUFFIXES)]
-        extra = f"-{round_ // len(_SUFFIXES) + 1}" if round_ >= len(_SUFFIXES) else ""
+        deeper = round_ // len(_SUFFIXES)
+        extra = ""
+        while deeper:
+            deeper -= 1
+            extra += f"-{_QUALIFIERS[deeper % len(_QUALIFIERS)]}"
+            deeper //= len(_QUALIFIERS)
         found.append(base._replace(name=f"{base.name}-{suffix}{extra}"))
         n += 1
     return found
@@ -304,9 +312,9 @@ def _long_term(
             planted.index_only.add((f"{LONG}/index.json", name))
         else:
             out.put(f"{LONG}/{name}", memory.text)
-    by_topic: dict[str, list[str]] = {}
+    by_topic: dict[str, list[dict[str, Any]]] = {}
     for entry in entries:
-        by_topic.setdefault(entry["topics"][0], []).append(entry["file"])
+        by_topic.setdefault(entry["topics"][0], []).append(entry)
     high = [e for e in entries if e["importance"] == "high"]
     index = {
         "last_updated": (today - dt.timedelta(days=rng.randint(3, 40))).isoformat(),

@@ -54,6 +54,7 @@ def hand(rng: random.Random, p: Project, who: str, domain: str, date: dt.date) -
     """A runbook the assistant wrote from the template (block lists, valid YAML)."""
     triggers, anti = _triggers(rng, p), _anti(rng, p, who)
     corrected = rng.random() < 0.5
+    confidence = rng.choice(("medium", "high"))
     lines = [
         "---",
         f"date: {date}",
@@ -61,7 +62,7 @@ def hand(rng: random.Random, p: Project, who: str, domain: str, date: dt.date) -
         f"domain: {domain}",
         f"topics: [{', '.join(p.tags[:3])}]",
         "type: runbook",
-        f"confidence: {rng.choice(('medium', 'high'))}",
+        f"confidence: {confidence}",
         "triggers:",
         "  positive:",
     ]
@@ -98,7 +99,7 @@ def hand(rng: random.Random, p: Project, who: str, domain: str, date: dt.date) -
         "domain": domain,
         "summary": fill("How to work on {thing} and {thing2} in " + p.name, rng, p, who),
         "triggers": {"positive": triggers, "negative": [{**anti, "added": date.isoformat()}]},
-        "confidence": "medium",
+        "confidence": confidence,
         "corrections_count": 1 if corrected else 0,
     }
     return Runbook(f"{domain}.md", "\n".join(lines) + "\n", entry)

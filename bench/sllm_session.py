@@ -26,6 +26,7 @@ import datetime as dt
 import json
 import random
 import re
+import zlib
 from typing import Any, NamedTuple
 
 from . import sllm_words as words
@@ -107,6 +108,8 @@ class _Slots(dict[str, str]):
             return self.person if rng.random() < 0.6 else rng.choice(words.PEOPLE)
         if key == "project":
             return p.name
+        if key == "value":
+            return str(setting_value(self["setting"]))
         numbers = {
             "n": lambda: rng.randint(2, 12),
             "n2": lambda: rng.randint(2, 9),
@@ -115,6 +118,14 @@ class _Slots(dict[str, str]):
             "big": lambda: f"{rng.randint(2, 950) * 1000:,}",
         }
         return str(numbers[key]())
+
+
+def setting_value(setting: str) -> int:
+    """The value a setting has, the same in every memory that gives it: a real tree states a
+    setting alike until someone changes it (projects of one domain share setting names, and a
+    person's projects their conventions), where values drawn afresh each time would make every
+    two memories that name it disagree."""
+    return 2 + zlib.crc32(setting.encode()) % 11
 
 
 def fill(template: str, rng: random.Random, project: Project, person: str) -> str:

@@ -140,7 +140,8 @@ def _index_files(root: Path) -> set[tuple[str, str]]:
     named |= {(f"{like.SHORT}/index.json", e["file"]) for e in entries}
     long = json.loads((root / like.LONG / "index.json").read_text(encoding="utf-8"))
     named |= {(f"{like.LONG}/index.json", e["file"]) for e in long["high_importance"]}
-    named |= {(f"{like.LONG}/index.json", f) for files in long["by_topic"].values() for f in files}
+    grouped = [e for group in long["by_topic"].values() for e in group]
+    named |= {(f"{like.LONG}/index.json", e["file"]) for e in grouped}
     proc = json.loads((root / like.PROCEDURAL / "index.json").read_text(encoding="utf-8"))
     named |= {(f"{like.PROCEDURAL}/index.json", e["file"]) for e in proc["runbooks"]}
     return named
