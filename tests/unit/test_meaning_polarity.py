@@ -114,3 +114,50 @@ def test_a_setting_named_with_underscores_is_one_name() -> None:
     assert conflict_cues("Base image python:3.11-slim.", "Base image python:3.12-slim.") == (
         "python: 3.11 vs 3.12",
     )
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # A count after a verb, or before a unit or a plural noun, is no version of a tool.
+        ("Opensearch showed 406 ms spent per request.", "Opensearch showed 80 ms spent."),
+        ("The indexer client retries 12 times by default.", "The client retries 3 times."),
+        ("Found 12 call sites that used it.", "Found 4 call sites that used it."),
+        ("The load test reached 713 requests.", "The load test reached 210 requests."),
+        # A name with underscores is its own term: "retry backoff" is not `backoff_seconds`.
+        (
+            "The root cause was sync queue, not retry backoff.",
+            "The user decided to keep backoff_seconds at 10.",
+        ),
+        # "X was A, not B" says what X was; it does not rule B out.
+        (
+            "The root cause was late events, not nightly load as first assumed.",
+            "Always check nightly load before touching the scheduler.",
+        ),
+    ],
+)
+def test_accounts_of_counts_and_causes_are_no_cue(first: str, second: str) -> None:
+    assert conflict_cues(first, second) == ()
+
+
+def test_a_version_after_a_bare_name_is_still_one() -> None:
+    assert conflict_cues("CI runs on Node 18 today.", "CI runs on Node 20 today.") != ()
+    assert conflict_cues("Deploy with helm 3 only.", "Deploy with helm 2 only.") != ()
+
+
+def test_each_list_item_is_a_clause_of_its_own() -> None:
+    """A bullet without a stop does not run on into the next: "not on taste" ends its item."""
+    from samantha_tui.core.basics.model import Kind, Memory
+    from samantha_tui.core.views.meaning.polarity import claims_of, cues_between
+    from samantha_tui.core.views.meaning.text import embedding_text, texts_of
+
+    body = (
+        "# Sizing\n\n- The right value depends on traffic, not on taste\n"
+        "- `shard_count: 4` held under load\n"
+    )
+    listed = Memory(Kind.SHORT_TERM, "a.md", "Sizing", body=body)
+    kept = "The user decided to keep shard_count at 4."
+    assert cues_between(claims_of(texts_of(listed)[1]), claims_of(kept)) == ()
+    # What the model is given is unchanged: the items' words, single-spaced.
+    assert embedding_text(listed) == texts_of(listed)[0]
+    assert "\ue000" not in embedding_text(listed) and ";" not in embedding_text(listed)

@@ -3,6 +3,8 @@ the verdicts it leads to (pairs.verdict_of)."""
 
 from __future__ import annotations
 
+import pytest
+
 from samantha_tui.core.views.meaning import CONFLICT, DUPLICATE, RELATED, SUPERSESSION
 from samantha_tui.core.views.meaning.pairs import verdict_of
 from samantha_tui.core.views.meaning.polarity import claims_of
@@ -140,3 +142,47 @@ def test_accounts_of_two_sessions_are_not_rules_that_conflict() -> None:
         )[0]
         == RELATED
     )
+
+
+def test_memories_of_two_projects_are_at_most_related() -> None:
+    """A rule in one project and its opposite in another both stand, as do two values of one
+    setting: the pair is read side by side, never a conflict or a supersession."""
+    kept, dropped = "Always squash pull requests.", "Never squash pull requests."
+    for projects, expected in ((False, CONFLICT), (True, RELATED)):
+        found = verdict_of(
+            0.9,
+            90.0,
+            lambda: (claims_of(kept), claims_of(dropped)),
+            words=10,
+            said_of=lambda: (said(kept), said(dropped)),
+            ordered=True,
+            projects=projects,
+        )
+        assert found is not None and found[0] == expected
+
+
+def test_unnamed_numbers_in_long_memories_supersede_nothing() -> None:
+    """Two long memories alike in meaning give many numbers each (tests added, requests
+    served): different ones make them related, not the newer a replacement of the older."""
+    filler = " ".join(["The queue drained without errors during the migration window."] * 6)
+    one = f"{filler} Added 10 tests and served 3000 requests."
+    other = f"{filler} Added 4 tests and served 120 requests."
+    for words, expected in ((10, SUPERSESSION), (60, RELATED)):
+        found = verdict_of(
+            0.95,
+            99.0,
+            lambda: (claims_of(one), claims_of(other)),
+            words=words,
+            said_of=lambda: (said(one), said(other)),
+            ordered=True,
+        )
+        assert found is not None and found[0] == expected, (words, found)
+    # Worded apart, a long pair is related without its texts read again.
+    assert verdict_of(
+        0.95,
+        60.0,
+        lambda: ((claims_of(one), claims_of(other))),
+        words=60,
+        said_of=lambda: pytest.fail("not read"),
+        ordered=True,
+    ) == (RELATED, ())

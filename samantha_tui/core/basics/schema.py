@@ -23,6 +23,8 @@ KNOWN_TYPES = (
     "foundational-knowledge",
     "runbook",
 )
+SESSION_ANALYSIS = "session-analysis"
+"""The type samantha-llm's worker gives its account of a session (`# Session Analysis - DATE`)."""
 DATE_KEYS = ("date", "updated", "completed")
 REQUIRED = ("date", "topics")
 SIGNAL_KEYS = ("repo_signals", "path_signals", "keyword_signals", "domain_signals")

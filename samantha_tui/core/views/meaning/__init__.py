@@ -20,8 +20,9 @@ SUPERSESSION = "supersession"
 newer may supersede the older. The person keeps the newer (the older goes to the trash, its
 topics and references join the newer), keeps both, edits one, or dismisses the pair."""
 RELATED = "related"
-"""Two memories alike in meaning that are not plainly the same (something said differs between
-them) nor plainly opposed: to read side by side, never merged by a rule."""
+"""Two memories alike in meaning that are neither plainly the same (worded apart, or something
+said differs) nor plainly opposed (or whose difference holds apart: two projects, two sessions'
+accounts): to read side by side, never merged by a rule."""
 VERDICTS = (CONFLICT, SUPERSESSION, DUPLICATE, RELATED)
 """Every verdict, the one that matters most first: a pair found twice keeps the first."""
 

@@ -7,7 +7,9 @@ memory still gives a list a person can read; a pair that does not stand out from
 near each of its two is set aside (STANDOUT). Each candidate then gets its wording (rapidfuzz),
 its conflict cues (polarity.py) and what the sameness gate reads of it (sameness.py), and
 verdict_of says what it is: a CONFLICT, a SUPERSESSION, a DUPLICATE (a copy in words in which
-nothing said differs) or RELATED.
+nothing said differs) or RELATED. Two of the worker's accounts of different sessions, and two
+memories tied to different projects, are at most related: a candidate among them must be as
+alike as a duplicate, which sets most pairs of a large tree aside before any text is made.
 
 The thresholds depend on length. Two long memories on one subject share most of their words
 and score cosines short ones never do: distinct memories of 50 words and more score up to 0.85,
@@ -29,6 +31,7 @@ from rapidfuzz import fuzz, process
 
 from ...basics import progress
 from ...basics.model import Memory
+from ...basics.schema import SESSION_ANALYSIS
 from . import CONFLICT, DUPLICATE, RELATED, SUPERSESSION, SimilarPair
 from .polarity import Claims, claims_of, opposition
 from .sameness import Said, differences, said
@@ -91,6 +94,7 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
         return ()
     at = [vectors.row_of[m.path] for m in chosen]
     matrix, words = vectors.matrix[at], vectors.words[at]
+    sessions, projects = _apart_codes(chosen)
     found: dict[tuple[int, int], float] = {}
     count = len(chosen)
     keep = min(PER_MEMORY, count - 1)
@@ -108,7 +112,11 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
         # What no verdict could keep, by the pair's length, is set aside here, before any text
         # is made: on a tree of one subject most candidates are long memories under LONG.
         shorter = np.minimum(words[found_rows], words[found_columns])
-        worth = np.flatnonzero(meanings >= lowest_thresholds(shorter) - SLACK)
+        # Two accounts of two sessions, or memories of two projects, are at most related
+        # (verdict_of): such a pair must be as alike as a duplicate, the most of a large tree.
+        apart = _apart(sessions, projects, found_rows, found_columns)
+        lowest = np.where(apart, alike_thresholds(shorter), lowest_thresholds(shorter))
+        worth = np.flatnonzero(meanings >= lowest - SLACK)
         for row, column, meaning in zip(
             found_rows[worth].tolist(),
             found_columns[worth].tolist(),
@@ -154,15 +162,17 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
             progress.report(number, len(ordered), JUDGING)
         if meaning < max(background[i], background[j]) + STANDOUT and wording < COPY_WORDING:
             continue  # as alike as memories near them are: the cosine says nothing of the pair
+        # A merge copy's text is its original's: what is read of one is the other's too.
+        other = i if text(i) == text(j) else j
         pair = judge(
             chosen[i],
             chosen[j],
             text(i),
             text(j),
             meaning,
-            partial(_both, claimed, i, j),
+            partial(_both, claimed, i, other),
             float(wording),
-            partial(_both, read, i, j),
+            partial(_both, read, i, other),
         )
         if pair is not None:
             pairs.append(pair)
@@ -248,6 +258,47 @@ def lowest_thresholds(words: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
     return (short + share[:, None] * (long - short)).min(axis=1)
 
 
+def alike_thresholds(words: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """For pairs whose shorter text has `words` words, the lowest cosine at which verdict_of
+    calls them alike (a duplicate's, with or without words): all a pair that can only be
+    related may take."""
+    import numpy as np
+
+    share = np.clip((words - SHORT_WORDS) / (LONG_WORDS - SHORT_WORDS), 0.0, 1.0)
+    short = np.array((DUPLICATE_MEANING, DUPLICATE_WITH_WORDS[0]))
+    long = np.array((LONG[0], LONG[2]))
+    return (short + share[:, None] * (long - short)).min(axis=1)
+
+
+def _apart_codes(chosen: Sequence[Memory]) -> tuple[np.ndarray, np.ndarray]:
+    """Per memory, a code of its session (0: not a session analysis; -1: one without an id)
+    and of its project (0: none), for _apart to compare a block's pairs at once."""
+    import numpy as np
+
+    codes: dict[str, int] = {}
+    sessions = np.zeros(len(chosen), dtype=np.int64)
+    projects = np.zeros(len(chosen), dtype=np.int64)
+    for number, memory in enumerate(chosen):
+        if memory.type == SESSION_ANALYSIS:
+            session = memory.frontmatter.get("session_id")
+            sessions[number] = (
+                -1 if session is None else codes.setdefault(f"s{session}", len(codes) + 1)
+            )
+        if memory.project:
+            projects[number] = codes.setdefault(f"p{memory.project}", len(codes) + 1)
+    return sessions, projects
+
+
+def _apart(
+    sessions: np.ndarray, projects: np.ndarray, rows: np.ndarray, columns: np.ndarray
+) -> np.ndarray:
+    """For each pair (rows[i], columns[i]): _two_sessions or _two_projects, as an array."""
+    one, other = sessions[rows], sessions[columns]
+    two_sessions = (one != 0) & (other != 0) & ((one == -1) | (other == -1) | (one != other))
+    one, other = projects[rows], projects[columns]
+    return two_sessions | ((one != 0) & (other != 0) & (one != other))
+
+
 def _both(read: Callable[[int], T], i: int, j: int) -> tuple[T, T]:
     return read(i), read(j)
 
@@ -292,6 +343,7 @@ def judge(
         both_said,
         ordered=newer is not None,
         accounts=_two_sessions(first, second),
+        projects=_two_projects(first, second),
     )
     if verdict is None:
         return None
@@ -309,15 +361,17 @@ def judge(
     )
 
 
-SESSION_ANALYSIS = "session-analysis"
-
-
 def _two_sessions(first: Memory, second: Memory) -> bool:
     """Both are the worker's accounts of two different sessions."""
     if first.type != SESSION_ANALYSIS or second.type != SESSION_ANALYSIS:
         return False
     ids = (first.frontmatter.get("session_id"), second.frontmatter.get("session_id"))
     return ids[0] is None or ids[1] is None or str(ids[0]) != str(ids[1])
+
+
+def _two_projects(first: Memory, second: Memory) -> bool:
+    """Each is tied to a project, and not the same one."""
+    return bool(first.project and second.project and first.project != second.project)
 
 
 def _newer(first: Memory, second: Memory) -> Memory | None:
@@ -340,6 +394,7 @@ def verdict_of(
     said_of: Callable[[], tuple[Said, Said]] | None = None,
     ordered: bool = False,
     accounts: bool = False,
+    projects: bool = False,
 ) -> tuple[str, tuple[str, ...]] | None:
     """The verdict and its cues for two texts of this meaning and wording, the shorter of
     `words` words (0: short), `ordered` when their dates say which is newer; None for no pair.
@@ -347,7 +402,9 @@ def verdict_of(
     (sameness.py); each is asked only when the meaning makes it matter. `accounts`: the two are
     the worker's accounts of two sessions, which tell what happened rather than lay down a rule:
     their opposed words make a conflict only when they are as alike as a duplicate, and the
-    numbers they give (tests added, minutes, requests) never make a supersession.
+    numbers they give (tests added, minutes, requests) never make a supersession. `projects`:
+    each is tied to its own project, where a rule and its opposite, or two values of a setting,
+    hold apart: the two are at most related.
 
     - Opposed in polarity: a CONFLICT. Only in a setting's values: a SUPERSESSION when dated
       apart, else a CONFLICT.
@@ -359,7 +416,7 @@ def verdict_of(
     """
     duplicate, conflict, with_words = thresholds(words)
     alike = meaning >= duplicate or (meaning >= with_words and wording >= DUPLICATE_WITH_WORDS[1])
-    if meaning >= conflict:
+    if meaning >= conflict and not projects:
         polarity, values = opposition(*claims()) if alike or not accounts else ((), ())
         if polarity:
             return CONFLICT, tuple(sorted(polarity + values))
@@ -372,11 +429,22 @@ def verdict_of(
         return None
     if said_of is None:
         return DUPLICATE, ()
+    long = words >= LONG_WORDS
+    if long and wording < MERGE_WORDING:
+        # Related whatever the gate reads (below), and its markers alone are no cue worth
+        # reading both texts again for: most pairs of a large tree end here.
+        return RELATED, ()
     apart = differences(*said_of())
     if not apart:
         return (DUPLICATE, ()) if wording >= MERGE_WORDING else (RELATED, ())
-    if accounts:
+    if long:
+        # A long memory gives many numbers and tells of changes in passing: unnamed, they are
+        # details each tells (tests added, requests served), not one thing given two values,
+        # and only its markers are worth a cue.
+        return RELATED, apart.markers
+    if accounts or projects:
         return RELATED, apart.cues  # numbers in accounts of two sessions are not settings
+    # In a short memory a number or a change is its claim.
     if ordered and (apart.values or apart.changed):
         return SUPERSESSION, apart.cues
     if apart.values and not apart.markers and wording >= NEAR_IDENTICAL:

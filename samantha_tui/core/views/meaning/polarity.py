@@ -28,6 +28,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .sameness import UNITS
+
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
 _CONTRACTIONS = re.compile(r"\b(\w+)n't\b")
 _CLAUSE_MARKS = re.compile(r"[.;!?\n()]+(?:\s|$)|\s[-\u2013\u2014]+\s")
@@ -200,13 +202,18 @@ def _clauses(text: str) -> Iterable[list[str]]:
         # A comma starts a clause of its own only where what follows says its own polarity
         # ("use pnpm, never npm"); elsewhere it lists ("don't use npm, yarn or bun").
         current: list[str] = []
+        contrast = False
         for piece in sentence.split(","):
             words = _WORD.findall(piece)
             if current and words and words[0] in MARKERS:
-                yield current
+                if not contrast:
+                    yield current
+                # "The cause was X, not Y": Y is not what the cause was; Y itself is not ruled
+                # out, so the contrast is read as no claim.
+                contrast = words[0] == "not" and not COPULAS.isdisjoint(current)
                 current = []
             current += words
-        if current:
+        if current and not contrast:
             yield current
 
 
@@ -362,6 +369,8 @@ STEM = 6
 
 
 def _stem(word: str) -> str:
+    if "_" in word:
+        return word  # a name (`backoff_seconds`) is a term of its own, not "backoff" in words
     for ending in ("ing", "es", "s", "ed"):
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             word = word[: -len(ending)]
@@ -401,11 +410,34 @@ def _settings(text: str) -> dict[str, set[str]]:
             continue
         key, joint = before[0].strip(".-_"), before[1]
         value = number.group(1)
-        if not joint.strip() and len(value.split(".")[0]) > _VERSION_DIGITS:
+        if not joint.strip() and not _version(key, value, text, number.end()):
             continue
         if key and key not in _NOT_KEYS and not key[0].isdigit():
             found.setdefault(key, set()).add(value)
     return found
+
+
+def _version(key: str, value: str, text: str, end: int) -> bool:
+    """Whether a number after a bare name is the name's version (`Node 18`, `Go 1.21`) rather
+    than a count an account gives (`showed 406 ms`, `retries 12 times`, `found 12 call sites`):
+    not after a verb, not before a unit or a plural noun, not longer than a version is."""
+    if len(value.split(".")[0]) > _VERSION_DIGITS:
+        return False
+    if key.endswith(("ed", "ing")) or key in _VERBS:
+        return False
+    after = _NEXT_WORD.match(text, end)
+    if after is None:
+        return True
+    word = after.group(1)
+    return word not in UNITS and not (word.endswith("s") and word not in LIGHT | COMMON)
+
+
+_NEXT_WORD = re.compile(r"[ \t]*([a-z%]+)")
+_VERBS = frozenset(
+    """found ran saw cut hit held lost spent sent built wrote read paid grew rose fell took gave
+    has had was were is are takes costs cost hits reads""".split()  # noqa: SIM905
+)
+"""Verbs whose forms do not end in -ed or -ing, seen before a count."""
 
 
 def key_before(text: str, end: int) -> tuple[str, str] | None:

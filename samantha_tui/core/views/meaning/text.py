@@ -54,18 +54,34 @@ _CHECKBOX = re.compile(r"^([ \t]*[-*+][ \t]+)\[[ xX]\][ \t]+", re.MULTILINE)
 
 def embedding_text(memory: Memory) -> str:
     """The words of `memory` the model is given, at most MAX_CHARS characters."""
-    named = _prose(_without_title(memory.body, memory.title))
+    named = _unmarked(_prose(_without_title(memory.body, memory.title)))
     return _joined(memory.title, memory.topics, _spaced(named))
 
 
 def texts_of(memory: Memory) -> tuple[str, str]:
     """The embedding text of `memory`, and the text its claims are read from (polarity.py):
     the same words, but for names with underscores kept whole (`clock_skew_seconds: 30` is a
-    setting; "clock skew seconds" is three words). The Markdown is read once for both."""
-    named = _prose(_without_title(memory.body, memory.title))
+    setting; "clock skew seconds" is three words), and each list item and heading ended as a
+    clause is (a bullet without a stop is not the start of the next one's sentence). The
+    Markdown is read once for both."""
+    marked = _prose(_without_title(memory.body, memory.title))
+    named = _unmarked(marked)
+    claimed = marked.replace(_LINE_START, ";") if _LINE_START in marked else marked
     return _joined(memory.title, memory.topics, _spaced(named)), _joined(
-        memory.title, memory.topics, named
+        memory.title, memory.topics, claimed
     )
+
+
+_LINE_START = "\ue000"
+"""Where _prose took a list mark or a heading's hashes: a character no text writes (private
+use), which str.split() keeps as a word of its own."""
+
+
+def _unmarked(marked: str) -> str:
+    """_prose's text without its _LINE_START marks, single-spaced."""
+    if _LINE_START not in marked:
+        return marked
+    return " ".join(marked.replace(_LINE_START, " ").split())
 
 
 def _spaced(named: str) -> str:
@@ -88,18 +104,18 @@ def _joined(title: str, topics: Sequence[str], body: str) -> str:
 
 def prose(markdown: str) -> str:
     """Markdown as the words a reader reads: no code blocks, marks, link targets or tags."""
-    return " ".join(_prose(markdown).replace("_", " ").split())
+    return " ".join(_unmarked(_prose(markdown)).replace("_", " ").split())
 
 
 def _prose(markdown: str) -> str:
-    """prose(), but for underscores, kept."""
+    """prose(), but for underscores, kept, and a _LINE_START where a line's mark was."""
     # Twice what is kept: enough for what the marks and code blocks take out.
     text = _without_structure(markdown[: MAX_CHARS * 2])
     text = _FENCE.sub(" ", text) if "```" in text or "~~~" in text else text
     text = _LINK.sub(r"\1", text) if "](" in text else text
     text = _TAG.sub(" ", text) if "<" in text else text
     text = _TABLE_RULE.sub(" ", text) if "|" in text else text
-    text = _LINE_MARKS.sub(" ", text)
+    text = _LINE_MARKS.sub(f" {_LINE_START} ", text)
     # A rule is three or more of - and =: a text without two of them side by side has none.
     if any(pair in text for pair in _RULE_PAIRS):
         text = _RULE.sub(" ", text)
