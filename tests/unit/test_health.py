@@ -193,3 +193,22 @@ def test_semantic_checks_on_say_how_many_pairs(tree) -> None:
 
 
 __all__ = ["Memory", "Tree"]
+
+
+def test_a_related_pair_is_said_only_with_a_difference_named_or_near_in_meaning(tree) -> None:
+    """Memories of one subject are many; two of them read side by side are a finding only
+    when something differs in words, or when they are so near in meaning one may do."""
+    from samantha_tui.core.views.health_pairs import RELATED_SAID
+    from samantha_tui.core.views.meaning import RELATED
+
+    store = tree({A: note(), B: note(body="Another.\n"), C: note(body="A third.\n")})
+    below = RELATED_SAID - 0.05
+    meaning = (
+        SimilarPair(A, B, below, 40.0, RELATED, ()),
+        SimilarPair(A, C, below, 40.0, RELATED, ("10 vs 50",)),
+        SimilarPair(B, C, RELATED_SAID, 40.0, RELATED, ()),
+    )
+    found = of(report(store, meaning), h.RELATED)
+    assert sorted(f.paths for f in found) == [(A, C), (B, C)]
+    named, near = sorted(found, key=lambda f: f.paths)
+    assert "10 vs 50" in named.message and "may say the same" in near.message

@@ -5,6 +5,7 @@ still found when planted in that tree."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 
@@ -119,14 +120,17 @@ def test_durations_and_frequencies_are_no_relative_date_and_a_real_one_is(made_t
 
 
 def test_a_twin_merge_copy_says_nothing_its_original_does_not(made_tree) -> None:
-    """Its findings would be its original's again; the duplicate check handles the copy."""
+    """Its findings would be its original's again; the duplicate check handles the copy. (A
+    memory of another type than a session analysis: a session's is read against its day.)"""
     session = made.SESSIONS[1]
-    text = session.text().replace("- [ ] Bump ruff", "- [ ] Tomorrow: bump ruff")
+    before = session.text().replace("type: session-analysis", "type: decision")
+    assert before != session.text()
+    text = before.replace("- [ ] Bump ruff", "- [ ] Tomorrow: bump ruff")
     original, copy = f"{made.ST}/{session.name}", f"{made.ST}/{session.copy_name}"
     found = of(report_of(made_tree({original: text, copy: text})), h.RELATIVE_DATE)
     assert [f.paths for f in found] == [(original,)]
     # A copy that differs from its original (a later session of the same name) is its own.
-    differs = made_tree({original: session.text(), copy: text})
+    differs = made_tree({original: before, copy: text})
     assert [f.paths for f in of(report_of(differs), h.RELATIVE_DATE)] == [(copy,)]
 
 
@@ -188,3 +192,42 @@ def test_the_command_on_such_a_tree_lists_none_of_the_noise(made_tree, capsys) -
     assert main(["health", str(store.root)]) == 0
     out = capsys.readouterr().out
     assert not any(f"\n{check} (" in out for check in NOISE), out
+
+
+def test_entries_aged_out_of_recent_are_how_the_worker_leaves_its_index(made_tree) -> None:
+    """The worker only ever inserts into `recent`: months later its entries are still there."""
+    store = made_tree()
+    later = TODAY + dt.timedelta(days=120)
+    found = health_report(
+        store.tree, later, bootstrap_plan=None, meaning=Unavailable("off"), dismissed=()
+    )
+    assert of(found, h.INDEX_DRIFT) == []
+    short = next(
+        k for k in drift(store.tree, store.root, later).kinds if k.path.startswith(made.ST)
+    )
+    assert short.gone or short.disagreeing, "the index check itself still says they aged out"
+
+
+def _long_index(listed_in: dict[str, object]) -> str:
+    entry = {"file": Path(made.HAND_LONG).name, "importance": "high", "topics": ["api", "design"]}
+    return json.dumps({"last_updated": "2026-05-02", **{k: v(entry) for k, v in listed_in.items()}})
+
+
+def test_long_term_groups_are_the_assistants_own_but_critical_is_read(made_tree) -> None:
+    """Long-term's grouping is the assistant's own: an entry only in `high_importance` is found
+    all the same. Listed as critical while its file is not, it is loaded every session."""
+    index = f"{made.LT}/index.json"
+    grouped = _long_index({"critical": lambda e: [], "high_importance": lambda e: [e]})
+    assert of(report_of(made_tree({index: grouped})), h.INDEX_DRIFT) == []
+    wrong = _long_index({"critical": lambda e: [e], "high_importance": lambda e: [e]})
+    (found,) = of(report_of(made_tree({index: wrong})), h.INDEX_DRIFT)
+    assert found.paths == (index,) and "1 disagreeing" in found.message
+
+
+def test_a_session_analysis_is_read_against_its_own_day(made_tree) -> None:
+    """The worker's account of a session is headed by its date: its "tomorrow" is that day's."""
+    session = made.SESSIONS[0]
+    path = f"{made.ST}/{session.name}"
+    text = session.text().replace("## Action Items\n", "## Action Items\n- Deploy tomorrow\n")
+    assert "Deploy tomorrow" in text
+    assert of(report_of(made_tree({path: text})), h.RELATIVE_DATE) == []

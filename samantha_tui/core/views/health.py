@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..basics import progress
 from ..basics.model import Memory, Severity, Tree
+from ..basics.schema import SESSION_ANALYSIS
 from . import health_findings as h
 from . import lifecycle
 from .bootstrap import BootstrapPlan, Tier
@@ -232,14 +233,17 @@ def body_first_line(memory: Memory) -> int:
 
 
 def date_findings(tree: Tree[Memory]) -> list[Finding]:
-    """Each date in words that will rot, with its line of the file."""
+    """Each date in words that will rot, with its line of the file. Not in the worker's session
+    analyses: each is the account of one day, headed by that day (`Session Analysis - DATE`),
+    and its "tomorrow" is read against it as a dated log's is; a person would not rewrite the
+    hundreds a tree holds."""
     found = []
     copies = merge_copies(tree)
     memories = tree.memories
     for number, memory in enumerate(memories):
         if number % REPORT_EVERY == 0:
             progress.report(number, len(memories), READING_DATES)
-        if same_as_original(memory, copies):
+        if memory.type == SESSION_ANALYSIS or same_as_original(memory, copies):
             continue
         first = body_first_line(memory)
         for phrase in relative_dates(memory.body, memory.date):

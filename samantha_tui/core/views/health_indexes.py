@@ -17,6 +17,14 @@ it makes its assistant read anything wrong. From samantha-llm's code and process
   `importance` (its list says it) and a title made from the file name; the documented
   hand-kept entry has no title, date or topics. A key missing from an entry is not a
   disagreement; a value that differs is.
+- The worker only inserts into `recent.high_importance` and `recent.medium_importance`, never
+  takes an entry out: one older than 30 days still listed there is how every real index looks,
+  not drift (nor is an entry the files would put in no list now). One missing from `recent` is.
+- Long-term's grouping (`high_importance`, `by_topic`) is the assistant's own, and the start-up
+  reads only its `critical` list: an entry listed in other groups than the files suggest is not
+  said; one in or out of `critical` wrongly is.
+- Current tasks list only the recently completed projects: an older completed one missing is
+  not said.
 - A merge copy beside its original is not indexed by samantha-llm's merge, and the duplicate
   check proposes merging it away: it is not missing from the index.
 - Totals and stats that differ are not read by anything; a missing `stats` (or one of its maps)
@@ -47,6 +55,11 @@ from .indexes.entries import entry_key
 from .indexes.plan import INDEX_MD
 from .merge_copies import merge_copies
 
+AGED = "recent."
+"""The worker only ever inserts into `recent.*`: an entry older than its 30 days stays there."""
+CRITICAL = "critical"
+COMPLETED = "recently_completed"
+"""Current tasks keep only the recently completed projects (`recently_completed`)."""
 WRITTEN_BY_SAMANTHA_LLM = frozenset({Kind.SHORT_TERM, Kind.CURRENT_TASKS, Kind.PROCEDURAL})
 """The kinds whose index.json samantha-llm's own code writes."""
 _NOT_READ = frozenset({JSON_LAYOUT, JSON_OUTSIDE, MD_MISSING, MD_STALE})
@@ -60,12 +73,16 @@ def worker_title(key: str) -> str:
     return PurePosixPath(key).stem.replace("_", " ").title()
 
 
-def _read_wrong(disagreement: Disagreement) -> bool:
+def _read_wrong(disagreement: Disagreement, kind: Kind) -> bool:
     """Whether this difference makes samantha-llm read something wrong (module docstring)."""
     if disagreement.entry == COUNTS:
         return disagreement.field.startswith("stats") and disagreement.index is None
     if disagreement.field == "listed in":
-        return True
+        index, files = set(disagreement.index or ()), set(disagreement.files or ())
+        extra = {section for section in index - files if not section.startswith(AGED)}
+        if kind is Kind.LONG_TERM:
+            return CRITICAL in extra | (files - index)
+        return bool(extra or files - index)
     if disagreement.index is None:
         return False
     return not (
@@ -115,10 +132,19 @@ def actionable(drift: KindDrift, tree: Tree[Memory], copies: dict[str, Memory]) 
     copied = {path.removeprefix(drift.kind.folder + "/") for path in copies}
     return dataclasses.replace(
         drift,
-        missing=tuple(line for line in drift.missing if missing_key(line) not in copied),
-        disagreeing=tuple(d for d in drift.disagreeing if _read_wrong(d)),
+        gone=(),
+        missing=tuple(line for line in drift.missing if _wanted(drift.kind, line, copied)),
+        disagreeing=tuple(d for d in drift.disagreeing if _read_wrong(d, drift.kind)),
         files=tuple(line for line in drift.files if line not in _NOT_READ),
     )
+
+
+def _wanted(kind: Kind, line: str, copied: set[str]) -> bool:
+    """Whether a memory or project missing from the index is one samantha-llm would list."""
+    if missing_key(line) in copied:
+        return False
+    sections = line.rsplit(" (", 1)[-1].rstrip(")").split(", ")
+    return not (kind is Kind.CURRENT_TASKS and set(sections) <= {COMPLETED})
 
 
 def drift_findings(report: DriftReport, tree: Tree[Memory]) -> list[Finding]:
