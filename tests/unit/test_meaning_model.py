@@ -119,3 +119,27 @@ def test_the_engine_gives_wordllamas_own_vectors_for_single_spaced_text() -> Non
     assert np.abs(ours - theirs).max() < 1e-5
     # A text's vector does not depend on the texts embedded with it.
     assert np.abs(engine.embed(texts[:3]) - ours[:3]).max() < 1e-6
+
+
+def test_a_tree_whose_vectors_are_kept_is_compared_without_loading_the_model(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from samantha_tui.core.basics.model import Kind, Memory
+    from samantha_tui.core.views.meaning.analysis import analyse, related_to
+    from samantha_tui.core.views.meaning.vectors import MemoryVectors
+
+    memories = [
+        Memory(Kind.SHORT_TERM, f"{n}.md", title, body=f"# {title}\n\n{title}.\n")
+        for n, title in enumerate(("Always use pnpm", "Never use pnpm", "Rotate keys yearly"))
+    ]
+    kept = MemoryVectors()
+    warm = analyse(memories, kept)  # embeds all three, keeping their vectors
+    assert not isinstance(warm, Unavailable)
+    monkeypatch.setattr(model, "_loaded", None)
+    monkeypatch.setattr(model, "_load", lambda: pytest.fail("the model was loaded"))
+    assert analyse(memories, kept) == warm
+    assert not isinstance(related_to("0.md", memories, kept), Unavailable)
+    # A memory not kept yet needs the model: loaded then, and its failure said in words.
+    monkeypatch.setattr(model, "_load", lambda: Unavailable("no model here"))
+    fresh = Memory(Kind.SHORT_TERM, "3.md", "New", body="# New\n\nA new note.\n")
+    assert analyse([*memories, fresh], kept) == Unavailable("no model here")

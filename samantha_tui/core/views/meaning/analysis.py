@@ -1,8 +1,9 @@
 """The one entry point of the health report and the UI: pairs, and the memories related to one.
 
 Both are pure (they read the records given and the vector cache, and write nothing to the tree)
-and may run in a worker thread; the first call of a process loads the model (about half a
-second), later ones embed only what the cache lacks. The UI must call them off its event loop.
+and may run in a worker thread; the model is loaded (about half a second) at the first call
+that has something to embed, and a call embeds only what the cache lacks. The UI must call
+them off its event loop.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 
 from ...basics.model import Memory
 from . import Related, SimilarPair, Unavailable
-from .model import load_engine
+from .model import NotLoaded, deferred_engine
 from .pairs import comparable, similar_pairs
 from .related import related
 from .vectors import InFrontOf, VectorCache, vectors_for
@@ -23,11 +24,15 @@ def analyse(
     """Every pair among `memories` with a verdict (pairs.py), best first; `Unavailable`
     when the model cannot be loaded. `cache`: the tree's catalog (`Store.catalog()`), so vectors
     outlive the process; None keeps them in this process only. Any thread."""
-    engine = load_engine()
+    engine = deferred_engine()
     if isinstance(engine, Unavailable):
         return engine
     chosen = comparable(memories)
-    return similar_pairs(chosen, vectors_for(chosen, engine, _in_front(cache)))
+    try:
+        vectors = vectors_for(chosen, engine, _in_front(cache))
+    except NotLoaded as error:
+        return error.why
+    return similar_pairs(chosen, vectors)
 
 
 TURNED_OFF = "turned off in the settings (meaning.enabled = false)"
@@ -47,13 +52,17 @@ def related_to(
     """The k memories closest in meaning to the one at `path`, best first (related.py); () when
     `path` is not among the compared `memories` (a project's status file, an index are not);
     `Unavailable` when the model cannot be loaded. Any thread."""
-    engine = load_engine()
+    engine = deferred_engine()
     if isinstance(engine, Unavailable):
         return engine
     chosen = comparable(memories)
     if all(memory.path != path for memory in chosen):
         return ()
-    return related(path, vectors_for(chosen, engine, _in_front(cache)), k)
+    try:
+        vectors = vectors_for(chosen, engine, _in_front(cache))
+    except NotLoaded as error:
+        return error.why
+    return related(path, vectors, k)
 
 
 def related_if(
