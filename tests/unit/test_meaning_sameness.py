@@ -186,3 +186,33 @@ def test_unnamed_numbers_in_long_memories_supersede_nothing() -> None:
         said_of=lambda: pytest.fail("not read"),
         ordered=True,
     ) == (RELATED, ())
+
+
+def test_an_account_of_a_session_beside_a_rule_conflicts_only_when_alike() -> None:
+    """A session's account tells what was done that day; a rule it seems to oppose is a
+    conflict only when the two are as alike as a duplicate. Two files of one session (a merge
+    copy) are one account, judged as any pair."""
+    import datetime as dt
+
+    from samantha_tui.core.basics.model import Kind, Memory
+    from samantha_tui.core.views.meaning.pairs import judge
+
+    def memory(path: str, text: str, kind: str, session: str = "") -> Memory:
+        front = {"type": kind, **({"session_id": session} if session else {})}
+        return Memory(
+            Kind.SHORT_TERM,
+            path,
+            "T",
+            body=f"# T\n\n{text}\n",
+            frontmatter=front,
+            type=kind,
+            date=dt.date(2026, 6, 1),
+        )
+
+    account = memory("a.md", "Agreed to keep the redis cache in tests.", "session-analysis", "1")
+    rule = memory("b.md", "Never keep the redis cache in tests.", "decision")
+    opposed = judge(account, rule, "x", "y", 0.72, wording=50.0)
+    assert opposed is None  # in the conflict band, under a duplicate's cosine
+    copy = memory("c.md", "Never keep the redis cache in tests.", "session-analysis", "1")
+    found = judge(account, copy, "x", "y", 0.72, wording=50.0)
+    assert found is not None and found.verdict == CONFLICT

@@ -7,9 +7,10 @@ memory still gives a list a person can read; a pair that does not stand out from
 near each of its two is set aside (STANDOUT). Each candidate then gets its wording (rapidfuzz),
 its conflict cues (polarity.py) and what the sameness gate reads of it (sameness.py), and
 verdict_of says what it is: a CONFLICT, a SUPERSESSION, a DUPLICATE (a copy in words in which
-nothing said differs) or RELATED. Two of the worker's accounts of different sessions, and two
-memories tied to different projects, are at most related: a candidate among them must be as
-alike as a duplicate, which sets most pairs of a large tree aside before any text is made.
+nothing said differs) or RELATED. A pair with one of the worker's accounts of a session in it
+(an account tells what happened, it lays down no rule), and one of two memories tied to
+different projects, has a verdict only when as alike as a duplicate: most pairs of a large tree
+are such pairs, set aside before any text is made.
 
 The thresholds depend on length. Two long memories on one subject share most of their words
 and score cosines short ones never do: distinct memories of 50 words and more score up to 0.85,
@@ -112,8 +113,8 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
         # What no verdict could keep, by the pair's length, is set aside here, before any text
         # is made: on a tree of one subject most candidates are long memories under LONG.
         shorter = np.minimum(words[found_rows], words[found_columns])
-        # Two accounts of two sessions, or memories of two projects, are at most related
-        # (verdict_of): such a pair must be as alike as a duplicate, the most of a large tree.
+        # A pair with an account of a session in it, or of two projects, has a verdict only
+        # when as alike as a duplicate (verdict_of): the most of a large tree is such a pair.
         apart = _apart(sessions, projects, found_rows, found_columns)
         lowest = np.where(apart, alike_thresholds(shorter), lowest_thresholds(shorter))
         worth = np.flatnonzero(meanings >= lowest - SLACK)
@@ -292,11 +293,11 @@ def _apart_codes(chosen: Sequence[Memory]) -> tuple[np.ndarray, np.ndarray]:
 def _apart(
     sessions: np.ndarray, projects: np.ndarray, rows: np.ndarray, columns: np.ndarray
 ) -> np.ndarray:
-    """For each pair (rows[i], columns[i]): _two_sessions or _two_projects, as an array."""
+    """For each pair (rows[i], columns[i]): _an_account or _two_projects, as an array."""
     one, other = sessions[rows], sessions[columns]
-    two_sessions = (one != 0) & (other != 0) & ((one == -1) | (other == -1) | (one != other))
+    account = ((one != 0) | (other != 0)) & ~((one == other) & (one > 0))
     one, other = projects[rows], projects[columns]
-    return two_sessions | ((one != 0) & (other != 0) & (one != other))
+    return account | ((one != 0) & (other != 0) & (one != other))
 
 
 def _both(read: Callable[[int], T], i: int, j: int) -> tuple[T, T]:
@@ -342,7 +343,7 @@ def judge(
         words,
         both_said,
         ordered=newer is not None,
-        accounts=_two_sessions(first, second),
+        accounts=_an_account(first, second),
         projects=_two_projects(first, second),
     )
     if verdict is None:
@@ -361,10 +362,14 @@ def judge(
     )
 
 
-def _two_sessions(first: Memory, second: Memory) -> bool:
-    """Both are the worker's accounts of two different sessions."""
-    if first.type != SESSION_ANALYSIS or second.type != SESSION_ANALYSIS:
+def _an_account(first: Memory, second: Memory) -> bool:
+    """One of the two is the worker's account of a session, and not the other's copy: both of
+    one session are one account (a merge copy beside its original)."""
+    one, other = first.type == SESSION_ANALYSIS, second.type == SESSION_ANALYSIS
+    if not (one or other):
         return False
+    if not (one and other):
+        return True
     ids = (first.frontmatter.get("session_id"), second.frontmatter.get("session_id"))
     return ids[0] is None or ids[1] is None or str(ids[0]) != str(ids[1])
 
@@ -399,10 +404,11 @@ def verdict_of(
     """The verdict and its cues for two texts of this meaning and wording, the shorter of
     `words` words (0: short), `ordered` when their dates say which is newer; None for no pair.
     `claims` gives what each says (polarity.py), `said_of` what the sameness gate reads
-    (sameness.py); each is asked only when the meaning makes it matter. `accounts`: the two are
-    the worker's accounts of two sessions, which tell what happened rather than lay down a rule:
-    their opposed words make a conflict only when they are as alike as a duplicate, and the
-    numbers they give (tests added, minutes, requests) never make a supersession. `projects`:
+    (sameness.py); each is asked only when the meaning makes it matter. `accounts`: one of the
+    two (or each, of its own session) is the worker's account of a session, which tells what
+    happened rather than lays down a rule: opposed words make a conflict only when the two are
+    as alike as a duplicate, and the numbers an account gives (tests added, minutes, requests)
+    never make a supersession. `projects`:
     each is tied to its own project, where a rule and its opposite, or two values of a setting,
     hold apart: the two are at most related.
 

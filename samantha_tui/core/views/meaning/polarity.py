@@ -89,6 +89,9 @@ AFFIRMATIONS = {
 """Markers of the kept side, and how a cue names it (the first of a run: "always use" is
 "always")."""
 MARKERS = frozenset(NEGATIONS) | frozenset(AFFIRMATIONS)
+_ANY_MARKER = re.compile(r"\b(?:" + "|".join(sorted(MARKERS, key=len, reverse=True)) + r")\b")
+"""Finds every marker _WORD would read as a word of its own, and some it would not ("not" in
+"not-yet"): a sentence it finds nothing in has no marked clause."""
 NO_CLAUSE: frozenset[str] = frozenset()
 _OPPOSITE = {"never": "always", "disable": "enable", "off": "on"}
 """Negations with a natural counterpart named on the other side when that side has no word."""
@@ -188,12 +191,16 @@ def _normalised(text: str) -> str:
     return _CONTRACTIONS.sub(r"\1 not", text) if "n't" in text else text
 
 
-def _clauses(text: str) -> Iterable[list[str]]:
-    """The clauses of a normalised text, each as its words."""
+def _clauses(text: str, marked_only: bool = False) -> Iterable[list[str]]:
+    """The clauses of a normalised text, each as its words; with `marked_only`, not those of a
+    sentence no marker word is in (all a long text's bare clauses are passed over: see _terms).
+    """
     sentences = _CLAUSE_MARKS.split(text)
     if any(word in text for word in _CLAUSE_WORD_HINTS):
         sentences = [part for sentence in sentences for part in _CLAUSE_WORDS.split(sentence)]
     for sentence in sentences:
+        if marked_only and _ANY_MARKER.search(sentence) is None:
+            continue  # one search in C, where splitting its words would be a list in Python
         if "," not in sentence:
             words = _WORD.findall(sentence)
             if words:
@@ -226,7 +233,7 @@ def _terms(text: str, short: bool = True) -> Said:
     if len(_STEMS) > STEMS_KEPT:
         _STEMS.clear()
     said: Said = {}
-    for words in _clauses(text):
+    for words in _clauses(text, marked_only=not short):
         if not CONDITIONS.isdisjoint(words):
             words = words[: next(i for i, word in enumerate(words) if word in CONDITIONS)]
         if not words or not (short or not MARKERS.isdisjoint(words)):
