@@ -203,7 +203,7 @@ def test_project_moved_to_work_experience_becomes_recently_completed(tree) -> No
     assert data["recently_completed"] == [
         {
             "name": "sync",
-            "status": "completed",
+            "status": "Phase 3 - rollout ✅",
             "completed": "2026-03-12",
             "recent_progress": "All depots.",
         },
@@ -364,3 +364,46 @@ def test_demo_drift_is_reported_then_fixed(demo_root: Path) -> None:
         "api-gateway-refactor/decisions.md",
     ]
     assert [p["name"] for p in tasks["recently_completed"]] == ["mobile-sync"]
+
+
+def test_a_project_completed_in_place_says_so_as_samantha_llm_would(tree) -> None:
+    """A status.md that says completed moves the project to recently_completed; its hand-written
+    phase text gets samantha-llm's completion mark, once: `projects status` prints the status
+    as written, and "Phase 1 - In progress" there would read as work still going on."""
+    hand = {
+        "active": [{"name": "sync", "status": "Phase 1 - In progress", "started": "2026-01-02"}],
+        "blocked": [],
+        "recently_completed": [],
+    }
+    store = tree(
+        {
+            f"{TASKS}/sync/status.md": memory_text(
+                date="2026-01-08", topics="[sync]", status="completed"
+            ),
+            f"{TASKS}/index.json": json.dumps(hand),
+        }
+    )
+    regenerate(store, None, TODAY)
+    data = index_of(store.root, TASKS)
+    assert data["active"] == []
+    (done,) = data["recently_completed"]
+    assert done["name"] == "sync" and done["status"] == "Phase 1 - In progress ✅"
+    regenerate(store, None, TODAY)
+    assert index_of(store.root, TASKS)["recently_completed"][0]["status"] == done["status"]
+
+
+def test_a_merge_copy_beside_its_original_is_not_indexed(tree) -> None:
+    """samantha-llm's merge writes `<stem>_<session id>.md` after its worker indexed `<stem>.md`;
+    it never indexes the copy, and listing it would have the assistant read it twice."""
+    text = memory_text(date=days_ago(2), topics="[sync]", importance="high")
+    original, copy = f"{ST}/2026-06-13_sync.md", f"{ST}/2026-06-13_sync_20260613_101500.md"
+    store = tree({original: text, copy: text})
+    regenerate(store, [Kind.SHORT_TERM], TODAY)
+    listed = json.dumps(index_of(store.root, ST))
+    assert "2026-06-13_sync.md" in listed and "20260613_101500" not in listed
+    assert "20260613_101500" not in (store.root / ST / "index.md").read_text()
+    # With its original gone, the copy is the memory: indexed.
+    (store.root / original).unlink()
+    store.scan()
+    regenerate(store, [Kind.SHORT_TERM], TODAY)
+    assert "2026-06-13_sync_20260613_101500.md" in json.dumps(index_of(store.root, ST))

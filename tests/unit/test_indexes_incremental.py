@@ -14,6 +14,7 @@ from samantha_tui.core.basics.model import Kind, Memory, Tree
 from samantha_tui.core.views.indexes.entries import entry_key, readable
 from samantha_tui.core.views.indexes.memories import ShortTermOrder, build_short_term
 from samantha_tui.core.views.indexes.scope import KindScope, Scope
+from samantha_tui.core.views.merge_copies import MERGE_COPY_NAME
 from samantha_tui.core.writing.store import Store
 
 from ..conftest import TODAY
@@ -48,7 +49,10 @@ def _step(memories: list[Memory], rng: random.Random, number: int) -> list[Memor
             del memories[index]
         elif roll < 0.3:
             copy = dataclasses.replace(
-                memories[index], path=memories[index].path[:-3] + f"_{number}_{action}.md"
+                # Named as samantha-llm's merge names a copy: left out while its original is
+                # beside it, listed once the original is deleted.
+                memories[index],
+                path=memories[index].path[:-3] + f"_{20260100 + number}_{action:06d}.md",
             )
             memories.insert(index + 1, _changed(copy, rng))
         else:
@@ -57,10 +61,19 @@ def _step(memories: list[Memory], rng: random.Random, number: int) -> list[Memor
     return memories
 
 
+def _copy_beside_original(memory: Memory, paths: set[str]) -> bool:
+    match = MERGE_COPY_NAME.match(memory.name)
+    return match is not None and f"{memory.path.rsplit('/', 1)[0]}/{match['stem']}.md" in paths
+
+
 def _newest(memories: list[Memory]) -> list[str]:
-    """The plain definition: short-term files by date then path, newest first."""
+    """The plain definition: short-term files by date then path, newest first, but for
+    samantha-llm's merge copies beside their original (never indexed)."""
     prefix = Kind.SHORT_TERM.folder + "/"
-    good = readable(m for m in memories if m.kind is Kind.SHORT_TERM)[0]
+    paths = {m.path for m in memories}
+    good = readable(
+        m for m in memories if m.kind is Kind.SHORT_TERM and not _copy_beside_original(m, paths)
+    )[0]
     keys = sorted((m.date or dt.date.min, m.path.removeprefix(prefix)) for m in good)
     return [path for _, path in reversed(keys)]
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ...basics.model import Kind, Memory
+from ..merge_copies import MERGE_COPY_NAME
 from .entries import DEFAULT_IMPORTANCE, MEMORY, importance, memory_entry, readable
 from .merge import merge_root, merge_shared
 from .sections import Built, first_by_key
@@ -195,6 +196,37 @@ _SHORT_TERM = ShortTermOrder()
 _SHORT_TERM_LOCK = threading.Lock()
 
 
+class _CopyTest:
+    """Which listed memories are samantha-llm's merge copies beside their original: its worker
+    never indexes them (its merge writes them after the index), and listed they would have the
+    assistant read one memory twice at start-up. The paths of the short-term memories are
+    gathered only when a listed name has a copy's shape."""
+
+    def __init__(self, order: ShortTermOrder) -> None:
+        self._order = order
+        self._paths: set[str] | None = None
+        self.found = False
+
+    def named(self, file: Any) -> bool:
+        """Whether an entry's `file` (relative to the short-term folder) is such a copy."""
+        if not isinstance(file, str):
+            return False
+        match = MERGE_COPY_NAME.match(file.rsplit("/", 1)[-1])
+        if match is None:
+            return False
+        if self._paths is None:
+            self._paths = {m.path for m in self._order.by_key.values()}
+        folder = file.rsplit("/", 1)[0] + "/" if "/" in file else ""
+        original = f"{Kind.SHORT_TERM.folder}/{folder}{match.group('stem')}.md"
+        copied = original in self._paths
+        self.found = self.found or copied
+        return copied
+
+    def without(self, memories: Iterable[Memory]) -> list[Memory]:
+        prefix = Kind.SHORT_TERM.folder + "/"
+        return [m for m in memories if not self.named(m.path.removeprefix(prefix))]
+
+
 def build_short_term(
     memories: Sequence[Memory],
     old: Mapping[str, Any] | None,
@@ -229,6 +261,14 @@ def build_short_term(
         # index.md lists every memory by topic, by file name only.
         by_topic = {topic: order.groups[topic] for topic in sorted(order.groups)}
         bad = [m for m in of_kind(memories) if m.path in order.bad] if order.bad else []
+        copy = _CopyTest(order)
+        critical, frequent = copy.without(critical), copy.without(frequent)
+        recent, older = copy.without(recent), copy.without(older)
+        if copy.found:
+            by_topic = {
+                topic: [item for item in group if not copy.named(item.get("file"))]
+                for topic, group in by_topic.items()
+            }
 
     def listed(keep: Iterable[Memory]) -> list[dict]:
         return [entry(m) for m in keep]
@@ -247,10 +287,18 @@ def build_short_term(
     # `older` is not a documented key; hand-kept indexes carry it, and then it is kept current.
     if old and "older" in old:
         derived["older"] = listed(older)
+        older_lines = derived["older"]
+    else:
+        # Only index.md lists these, each from its file: an entry the index.json held (the
+        # worker never takes one out of `recent`) is dropped from it by this very write, and
+        # its line made from that entry would be made from the file at the next run instead.
+        listed_in_json = {m.path for m in (*critical, *frequent, *recent)}
+        from_file = _entries(kind, None, {})
+        older_lines = [entry(m) if m.path in listed_in_json else from_file(m) for m in older]
     derived["stats"] = stats
     return Built(
         data=merge_root(derived, old, nested=frozenset({"recent", "stats"})),
-        extra={"recent": listed(recent), "older": listed(older), "by_topic": by_topic},
+        extra={"recent": listed(recent), "older": older_lines, "by_topic": by_topic},
         unindexed=tuple(bad),
     )
 

@@ -12,16 +12,39 @@ from .merge import merge_entry, merge_root, ordered
 from .sections import PROJECT_LISTS, Built, EntryKey, entries, first_by_key, listed_in
 
 
+DONE_MARK = "✅"
+"""What samantha-llm's project analyzer appends to a project's status when it finds the work
+complete ("Phase 2 - API done ✅"): its `projects status` shows a status as it is written."""
+
+
+def completed_status(status: Any) -> str:
+    """A project's status once it is complete, as samantha-llm's completion writes it: the
+    hand-written phase text with DONE_MARK after it, unless it already says it is complete
+    (samantha-llm's test: "complete" in it; or the mark is there already); "completed" for none.
+    """
+    text = str(status or "").strip()
+    if not text:
+        return "completed"
+    if "complete" in text.lower() or DONE_MARK in text:
+        return text
+    return f"{text} {DONE_MARK}"
+
+
+def _completed(entry: Mapping[str, Any], old: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A project entry listed as recently completed: its status says so (completed_status)."""
+    values = dict(entry)
+    values["status"] = completed_status(values.get("status"))
+    return ordered(values, PROJECT.order, old or entry)
+
+
 def _moved_to_finished(entry: Mapping[str, Any], finished: Memory) -> dict[str, Any]:
     """An active or blocked entry whose folder now lives in work experience.
 
     Hand-written phase text ("Phase 2 - API done") described work in progress, which the move made
-    untrue, so the status becomes "completed" unless the text already says so; summary, started and
-    recent_progress stay as written.
+    untrue, so its status is marked complete as samantha-llm marks it (completed_status); summary,
+    started and recent_progress stay as written.
     """
-    values = dict(entry)
-    if not str(values.get("status", "")).lower().startswith("complete"):
-        values["status"] = "completed"
+    values = _completed(entry, entry)
     completed = finished.frontmatter.get("completed")
     if "completed" not in values and isinstance(completed, dt.date):
         values["completed"] = completed.isoformat()
@@ -53,9 +76,12 @@ def build_current_tasks(
         name = entry_key(kind, m)
         status = m.status or "active"
         target = {"blocked": "blocked", "completed": "recently_completed"}.get(status, "active")
-        lists[target][name] = merge_entry(
-            project_entry(kind, m, "active"), previous.get(name), PROJECT
-        )
+        entry = merge_entry(project_entry(kind, m, "active"), previous.get(name), PROJECT)
+        if target == "recently_completed":
+            # Its hand-written phase text was kept: left as it was, `projects status` would
+            # show a finished project as still in progress.
+            entry = _completed(entry, previous.get(name))
+        lists[target][name] = entry
     for m in bad:
         # An unreadable status.md must not cost the project its hand-written entry.
         name = entry_key(kind, m)
