@@ -26,7 +26,7 @@ from ..reading import frontmatter
 from ..views.indexes import kinds_affected
 from ..views.indexes.plan import INDEX_JSON, INDEX_MD
 from ..views.indexes.scope import Scope
-from . import journal, trash
+from . import index_retry, journal, trash
 from .atomic import ConflictError, StoreError, digest_bytes, failure
 from .index_writes import regenerate
 from .project_index import set_project_fields
@@ -393,12 +393,18 @@ def _reindex(
     """The index files' old bytes journaled, then the indexes patched by `step` (default: the
     touched paths' entries in the indexes they feed); returns the index files rewritten."""
     kinds = kinds_affected(touched) | also
+    recorded = index_files(store, kinds) if writer is not None and kinds else []
     if writer is not None and kinds:
-        writer.indexes(index_files(store, kinds))
-    if step is not None:
-        return step(store, tuple(touched), previous)
-    scope = Scope(frozenset(touched), previous)
-    return regenerate(store, kinds, scope=scope, explain=False)
+        writer.indexes(recorded)
+
+    def patch() -> Sequence[IndexUpdate]:
+        if step is not None:
+            return step(store, tuple(touched), previous)
+        scope = Scope(frozenset(touched), previous)
+        return regenerate(store, kinds, scope=scope, explain=False)
+
+    # samantha-llm's worker writes index.json without the lock: meeting it, patch again.
+    return index_retry.patching_again(store, writer, recorded, patch)
 
 
 def index_files(store: Store, kinds: set[Kind]) -> list[journal.Before]:
