@@ -26,7 +26,7 @@ from ..reading import frontmatter
 from ..views.indexes import kinds_affected
 from ..views.indexes.plan import INDEX_JSON, INDEX_MD
 from ..views.indexes.scope import Scope
-from . import index_retry, journal, trash
+from . import index_retry, journal, preflight, trash
 from .atomic import ConflictError, StoreError, digest_bytes, failure
 from .index_writes import regenerate
 from .project_index import set_project_fields
@@ -121,8 +121,12 @@ def apply(
     # Before the journal's folder is made: making it must never bring back a vanished tree.
     store.check_root()
     also = frozenset(also_journal)
+    journaled = _journaled(plan, reindex, also)
+    if journaled:
+        # What would stop it part way and could be seen now refuses it before its first step.
+        preflight.check(store.root, plan, preflight.index_kinds_of(plan, also) if reindex else ())
     previous = records_under(store, plan) if reindex else {}
-    writer = _begin(store, plan) if _journaled(plan, reindex, also) else None
+    writer = _begin(store, plan) if journaled else None
     undo: list[Operation] = []
     ran: list[int] = []
     touched: list[str] = []
