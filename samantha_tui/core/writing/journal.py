@@ -189,19 +189,24 @@ class Writer:
         except OSError as error:
             raise failure("write", f"{JOURNAL_DIR}/{name}", error, outcome) from None
 
+    # Each record's failure says what it left of its own step, no more: earlier steps may have
+    # run, and what becomes of them (undone, or the journal kept) is the batch's to say.
+
     def step(self, index: int, before: Iterable[Before]) -> None:
         """Operation `index` is about to run; this is what it changes, as it is now."""
-        self.write(f"step-{index}.json", {"before": [_record(item) for item in before]})
+        record = {"before": [_record(item) for item in before]}
+        self.write(f"step-{index}.json", record, f"step {index + 1} was not taken")
 
     def done(self, index: int, done: Done) -> None:
         """Operation `index` completed."""
         record = {"after": dict(done.after), "trash_id": done.trash_id}
-        self.write(f"done-{index}.json", record)
+        self.write(f"done-{index}.json", record, f"step {index + 1} had been taken")
 
     def skipped(self, index: int, reason: str) -> None:
         """Operation `index` was left out (its file changed since the plan): nothing of it is
         done, and recovery neither redoes nor undoes it."""
-        self.write(f"done-{index}.json", {"after": {}, "trash_id": None, "skipped": reason})
+        record = {"after": {}, "trash_id": None, "skipped": reason}
+        self.write(f"done-{index}.json", record, f"step {index + 1} was left out")
 
     def undoing(self, index: int) -> None:
         """Operation `index` is about to be undone: from now on it is judged by what is on disk."""
