@@ -26,7 +26,7 @@ from ..reading import frontmatter
 from ..views.indexes import kinds_affected
 from ..views.indexes.plan import INDEX_JSON, INDEX_MD
 from ..views.indexes.scope import Scope
-from . import index_retry, journal, preflight, trash
+from . import index_retry, journal, leftover, preflight, trash
 from .atomic import ConflictError, StoreError, digest_bytes, failure
 from .index_writes import regenerate
 from .project_index import set_project_fields
@@ -81,6 +81,8 @@ class Applied:
     index_error: str | None = None
     """Why the indexes were not brought in step, when the caller asked to be told rather than
     refused (the steps themselves all landed)."""
+    finished_first: str | None = None
+    """An interrupted change this one finished before it began (see leftover.py), in words."""
 
     @property
     def ran(self) -> int:
@@ -117,6 +119,8 @@ def apply(
     to patch them raises, leaving the journal for `recover`, unless `report_index_error`: then
     the journal is closed and the reason is in the result (drift shows what lags behind).
     """
+    # A journal left with only its index files to write is finished now; any other refuses.
+    finished_first = leftover.finish_if_only_indexes(store)
     journal.refuse_if_pending(store.root)
     # Before the journal's folder is made: making it must never bring back a vanished tree.
     store.check_root()
@@ -165,7 +169,14 @@ def apply(
     inverse = Plan(f"undo {plan.name}", tuple(reversed(undo)), rule=UNDO)
     paths = tuple(update.path for update in updates)
     return Applied(
-        plan, inverse, tuple(touched), paths, tuple(skipped), tuple(updates), index_error
+        plan,
+        inverse,
+        tuple(touched),
+        paths,
+        tuple(skipped),
+        tuple(updates),
+        index_error,
+        finished_first,
     )
 
 

@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import stat
 from collections.abc import Iterable, Mapping, Sequence
@@ -141,8 +142,36 @@ def refuse_if_pending(root: Path) -> None:
     if found is not None:
         raise StoreError(
             f"an earlier change was interrupted ({found.describe()}); nothing was written. "
-            "Finish or roll it back first: restart samantha-tui, or run `samantha-tui recover`"
+            f"Finish or roll it back first: {what_to_run(root)}"
         )
+
+
+def what_to_run(root: Path) -> str:
+    """The very commands that finish or roll back the interrupted batch of this tree."""
+    recover = f"samantha-tui recover --{{}} --tree {shlex.quote(str(root))}"
+    return (
+        f"run `{recover.format('finish')}` to complete it, or "
+        f"`{recover.format('rollback')}` to put every file back as it was "
+        "(`samantha-tui recover` alone shows what each would change; restarting samantha-tui "
+        "asks too)"
+    )
+
+
+def notice(root: Path) -> str | None:
+    """For a command that only reads: one line when an interrupted batch waits, saying what
+    the next change will do about it or what to run; None when nothing waits. Never raises."""
+    try:
+        found = current(root)
+    except StoreError as error:
+        return str(error)
+    if not isinstance(found, Journal):
+        return None
+    if len(found.done) >= found.total:
+        return (
+            f"an earlier change stopped before writing its index files ({found.describe()}); "
+            f"the next change finishes it, or {what_to_run(root)}"
+        )
+    return f"an earlier change was interrupted ({found.describe()}); {what_to_run(root)}"
 
 
 def begin(root: Path, name: str, operations: Sequence[Mapping[str, Any]], started: str) -> Writer:
