@@ -179,6 +179,17 @@ def test_a_folder_it_may_not_write_refuses_the_batch_before_its_first_step(
     assert everything(root) == untouched
 
 
+def test_a_read_only_index_file_refuses_the_batch_before_its_first_step(root: Path) -> None:
+    """Made read-only on purpose, the index file is never written: seen before the first step
+    rather than after the last."""
+    (root / ST_INDEX).chmod(0o444)
+    untouched = everything(root)
+    with pytest.raises(StoreError, match="read-only") as refused:
+        door.apply(store_of(root), batch(store_of(root)))
+    assert ST_INDEX in str(refused.value) and "no step was taken" in str(refused.value)
+    assert everything(root) == untouched and not (root / journal.JOURNAL_DIR).exists()
+
+
 # --- what a command says about its journal is true -----------------------------------------------
 
 
