@@ -234,7 +234,7 @@ class Writer:
     def skipped(self, index: int, reason: str) -> None:
         """Operation `index` was left out (its file changed since the plan): nothing of it is
         done, and recovery neither redoes nor undoes it."""
-        record = {"after": {}, "trash_id": None, "skipped": reason}
+        record: dict[str, Any] = {"after": {}, "trash_id": None, "skipped": reason}
         self.write(f"done-{index}.json", record, f"step {index + 1} was left out")
 
     def undoing(self, index: int) -> None:
