@@ -27,7 +27,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    store = open_store(args)
+    store = open_store(args, say_interrupted=False)  # its problems name it
     tree = store.tree
     # An interrupted batch is a problem too: until it is recovered, no change can be made.
     problems = tree.all_problems + list(journal.problems(store.root)) + index_problems(store.root)

@@ -40,15 +40,21 @@ def locate(args: argparse.Namespace) -> Path:
     return find_root(getattr(args, "path", None) or getattr(args, "tree", None))
 
 
-def open_store(args: argparse.Namespace) -> Store:
-    """A store over the tree the arguments name, already scanned."""
+def open_store(args: argparse.Namespace, say_interrupted: bool = True) -> Store:
+    """A store over the tree the arguments name, already scanned; an interrupted change is
+    told on stderr with what to run about it (unless `say_interrupted` is False: `check`
+    reports it as a problem of its own)."""
     # Imported here: the store brings the writer, YAML and the trash, which a search never needs.
+    from ..core.writing import journal
     from ..core.writing.store import Store
 
     store = Store(locate(args))
     tree = store.scan()
     for notice in tree.notices:  # the catalog's: damaged, locked, or not where it should be
         print(f"samantha-tui: {visible(notice)}", file=sys.stderr)
+    waiting = journal.notice(store.root) if say_interrupted else None
+    if waiting is not None:
+        print(f"samantha-tui: {visible(waiting)}", file=sys.stderr)
     return store
 
 

@@ -86,6 +86,8 @@ def run_rule(args: argparse.Namespace) -> int:
         print(f"{len(proposal.candidates)} candidate(s); run again with --yes to apply")
         return 0
     applied = apply(store, plan)
+    if applied.finished_first:
+        print(applied.finished_first)
     for skipped in applied.skipped:
         print(f"skipped: {skipped.describe()}")
     if applied.skipped:

@@ -93,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
     edit = Operation("edit", rel, values=values, unset=unset, touch_updated=not args.keep_updated)
     plan = Plan(f"{args.command} {rel}", (edit,), rule=args.command)
     applied = apply(store, plan, reindex=not args.no_index)
+    if applied.finished_first:
+        print(applied.finished_first)
     print(f"{rel}: updated")
     for index in applied.indexes:
         print(f"{index}: entry patched")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..core.writing import door, edits, journal, trash, tree_lock
+from ..core.writing import door, edits, journal, leftover, trash, tree_lock
 from ..core.writing.store import Store
 from .common import EXIT_PROBLEMS, UserError, open_store, tree_option
 
@@ -38,6 +38,9 @@ def run(args: argparse.Namespace) -> int:
     # As every change: one writer at a time, and nothing while an interrupted change waits (its
     # finishing or rolling back may need what is in the trash).
     with tree_lock.hold(store.root):
+        finished = leftover.finish_if_only_indexes(store)
+        if finished:
+            print(finished)
         journal.refuse_if_pending(store.root)
         if args.trash_command == "restore" and args.as_copy:
             plan = edits.restore_copy(store.root, trash.find(store.root, args.id))

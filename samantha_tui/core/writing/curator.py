@@ -534,6 +534,9 @@ class Curator:
         index and the catalog; `made` is its entry in the history (for putting its index files
         back on undo)."""
         changed = self._sync()
+        if applied.finished_first:
+            # The change finished an interrupted one first (see leftover.py): the notice says so.
+            name = f"{applied.finished_first}; then {name}"
         if not self.auto_index:
             return Outcome(name, changed)
         if applied.index_error is not None:

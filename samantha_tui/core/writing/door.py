@@ -26,7 +26,7 @@ from ..reading import frontmatter
 from ..views.indexes import kinds_affected
 from ..views.indexes.plan import INDEX_JSON, INDEX_MD
 from ..views.indexes.scope import Scope
-from . import journal, trash
+from . import index_retry, journal, leftover, preflight, trash
 from .atomic import ConflictError, StoreError, digest_bytes, failure
 from .index_writes import regenerate
 from .project_index import set_project_fields
@@ -81,6 +81,8 @@ class Applied:
     index_error: str | None = None
     """Why the indexes were not brought in step, when the caller asked to be told rather than
     refused (the steps themselves all landed)."""
+    finished_first: str | None = None
+    """An interrupted change this one finished before it began (see leftover.py), in words."""
 
     @property
     def ran(self) -> int:
@@ -117,12 +119,18 @@ def apply(
     to patch them raises, leaving the journal for `recover`, unless `report_index_error`: then
     the journal is closed and the reason is in the result (drift shows what lags behind).
     """
+    # A journal left with only its index files to write is finished now; any other refuses.
+    finished_first = leftover.finish_if_only_indexes(store)
     journal.refuse_if_pending(store.root)
     # Before the journal's folder is made: making it must never bring back a vanished tree.
     store.check_root()
     also = frozenset(also_journal)
+    journaled = _journaled(plan, reindex, also)
+    if journaled:
+        # What would stop it part way and could be seen now refuses it before its first step.
+        preflight.check(store.root, plan, preflight.index_kinds_of(plan, also) if reindex else ())
     previous = records_under(store, plan) if reindex else {}
-    writer = _begin(store, plan) if _journaled(plan, reindex, also) else None
+    writer = _begin(store, plan) if journaled else None
     undo: list[Operation] = []
     ran: list[int] = []
     touched: list[str] = []
@@ -161,7 +169,14 @@ def apply(
     inverse = Plan(f"undo {plan.name}", tuple(reversed(undo)), rule=UNDO)
     paths = tuple(update.path for update in updates)
     return Applied(
-        plan, inverse, tuple(touched), paths, tuple(skipped), tuple(updates), index_error
+        plan,
+        inverse,
+        tuple(touched),
+        paths,
+        tuple(skipped),
+        tuple(updates),
+        index_error,
+        finished_first,
     )
 
 
@@ -393,12 +408,18 @@ def _reindex(
     """The index files' old bytes journaled, then the indexes patched by `step` (default: the
     touched paths' entries in the indexes they feed); returns the index files rewritten."""
     kinds = kinds_affected(touched) | also
+    recorded = index_files(store, kinds) if writer is not None and kinds else []
     if writer is not None and kinds:
-        writer.indexes(index_files(store, kinds))
-    if step is not None:
-        return step(store, tuple(touched), previous)
-    scope = Scope(frozenset(touched), previous)
-    return regenerate(store, kinds, scope=scope, explain=False)
+        writer.indexes(recorded)
+
+    def patch() -> Sequence[IndexUpdate]:
+        if step is not None:
+            return step(store, tuple(touched), previous)
+        scope = Scope(frozenset(touched), previous)
+        return regenerate(store, kinds, scope=scope, explain=False)
+
+    # samantha-llm's worker writes index.json without the lock: meeting it, patch again.
+    return index_retry.patching_again(store, writer, recorded, patch)
 
 
 def index_files(store: Store, kinds: set[Kind]) -> list[journal.Before]:

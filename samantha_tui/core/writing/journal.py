@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import stat
 from collections.abc import Iterable, Mapping, Sequence
@@ -141,8 +142,36 @@ def refuse_if_pending(root: Path) -> None:
     if found is not None:
         raise StoreError(
             f"an earlier change was interrupted ({found.describe()}); nothing was written. "
-            "Finish or roll it back first: restart samantha-tui, or run `samantha-tui recover`"
+            f"Finish or roll it back first: {what_to_run(root)}"
         )
+
+
+def what_to_run(root: Path) -> str:
+    """The very commands that finish or roll back the interrupted batch of this tree."""
+    recover = f"samantha-tui recover --{{}} --tree {shlex.quote(str(root))}"
+    return (
+        f"run `{recover.format('finish')}` to complete it, or "
+        f"`{recover.format('rollback')}` to put every file back as it was "
+        "(`samantha-tui recover` alone shows what each would change; restarting samantha-tui "
+        "asks too)"
+    )
+
+
+def notice(root: Path) -> str | None:
+    """For a command that only reads: one line when an interrupted batch waits, saying what
+    the next change will do about it or what to run; None when nothing waits. Never raises."""
+    try:
+        found = current(root)
+    except StoreError as error:
+        return str(error)
+    if not isinstance(found, Journal):
+        return None
+    if len(found.done) >= found.total:
+        return (
+            f"an earlier change stopped before writing its index files ({found.describe()}); "
+            f"the next change finishes it, or {what_to_run(root)}"
+        )
+    return f"an earlier change was interrupted ({found.describe()}); {what_to_run(root)}"
 
 
 def begin(root: Path, name: str, operations: Sequence[Mapping[str, Any]], started: str) -> Writer:
@@ -189,19 +218,24 @@ class Writer:
         except OSError as error:
             raise failure("write", f"{JOURNAL_DIR}/{name}", error, outcome) from None
 
+    # Each record's failure says what it left of its own step, no more: earlier steps may have
+    # run, and what becomes of them (undone, or the journal kept) is the batch's to say.
+
     def step(self, index: int, before: Iterable[Before]) -> None:
         """Operation `index` is about to run; this is what it changes, as it is now."""
-        self.write(f"step-{index}.json", {"before": [_record(item) for item in before]})
+        record = {"before": [_record(item) for item in before]}
+        self.write(f"step-{index}.json", record, f"step {index + 1} was not taken")
 
     def done(self, index: int, done: Done) -> None:
         """Operation `index` completed."""
         record = {"after": dict(done.after), "trash_id": done.trash_id}
-        self.write(f"done-{index}.json", record)
+        self.write(f"done-{index}.json", record, f"step {index + 1} had been taken")
 
     def skipped(self, index: int, reason: str) -> None:
         """Operation `index` was left out (its file changed since the plan): nothing of it is
         done, and recovery neither redoes nor undoes it."""
-        self.write(f"done-{index}.json", {"after": {}, "trash_id": None, "skipped": reason})
+        record: dict[str, Any] = {"after": {}, "trash_id": None, "skipped": reason}
+        self.write(f"done-{index}.json", record, f"step {index + 1} was left out")
 
     def undoing(self, index: int) -> None:
         """Operation `index` is about to be undone: from now on it is judged by what is on disk."""

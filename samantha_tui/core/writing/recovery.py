@@ -20,7 +20,7 @@ from ..basics.model import kind_of_path
 from ..basics.progress import report as report_progress
 from ..views.indexes import drift, kinds_affected
 from ..views.indexes.scope import Scope
-from . import door, journal, trash
+from . import door, index_retry, journal, trash
 from .atomic import StoreError, digest_of
 from .index_writes import regenerate
 from .journal import Before, Done, Journal
@@ -163,10 +163,15 @@ def _finish(
     report_progress(len(ops), len(ops), FINISHING)
     touched = [path for op in ops for path in plans.touched_by(op)]
     kinds = kinds_affected(touched)
+    recorded = door.index_files(store, kinds) if found.indexes is None else list(found.indexes)
     if found.indexes is None:
-        writer.indexes(door.index_files(store, kinds))
-    # Only the batch's own entries: the rest of each index stays as it is.
-    regenerate(store, kinds, scope=Scope(frozenset(touched)), explain=False)
+        writer.indexes(recorded)
+    # Only the batch's own entries: the rest of each index stays as it is. Meeting samantha-llm's
+    # lock-free worker, patch again over what it wrote.
+    scope = Scope(frozenset(touched))
+    index_retry.patching_again(
+        store, writer, recorded, lambda: regenerate(store, kinds, scope=scope, explain=False)
+    )
     return count
 
 

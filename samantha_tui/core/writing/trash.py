@@ -233,6 +233,24 @@ def restore(root: Path, entry: TrashEntry) -> str:
     return entry.path
 
 
+def link_reason(root: Path, entry_id: str, rel: str) -> str | None:
+    """Why trash entry `entry_id` is not put back at rel, when its item is a symbolic link: a
+    link is not a memory, and restoring one would make whatever it points at a memory (a file
+    out of the tree, a secret). None for anything else."""
+    item = item_path(root, entry_id, rel)
+    if not item.is_symlink():
+        return None
+    try:
+        leads = os.readlink(item)
+    except OSError:
+        leads = "somewhere that cannot be read"
+    return (
+        f"trash entry {entry_id} holds {rel} as a symbolic link (to {leads}), not a memory, "
+        f"so it is not restored; look at it in {TRASH_DIR}/{entry_id} and move it back by hand "
+        "if you mean to"
+    )
+
+
 @dataclass(frozen=True)
 class Peek:
     """A read-only look at a trashed item: its memory record, or else its text."""
