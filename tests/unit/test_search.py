@@ -10,6 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from samantha_tui.cli import main
+from samantha_tui.commands.search import OTHER_FILES
 from samantha_tui.core.basics.model import Kind, Memory
 from samantha_tui.core.views.search import BODY_CHARS, SearchIndex, forgives_typo
 
@@ -448,7 +449,9 @@ def test_search_a_scanned_tree(tree) -> None:
 
 def test_cli_prints_a_line_per_hit_then_the_count(demo_root, capsys) -> None:
     assert main(["search", "--tree", str(demo_root), "gateway", "config", "--limit", "2"]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    out = capsys.readouterr().out.splitlines()
+    # The demo's project notes mention them too: listed after the memories, marked as files.
+    lines = out[: out.index(OTHER_FILES)] if OTHER_FILES in out else out
     assert len(lines) == 3
     score, kind, date, rest = lines[0].split(None, 3)
     assert (score, kind) == ("95.0", "short-term")
@@ -456,6 +459,7 @@ def test_cli_prints_a_line_per_hit_then_the_count(demo_root, capsys) -> None:
     assert rest.startswith("Gateway Config Loader: ")
     assert rest.endswith("_gateway_config_loader.md)")
     assert lines[-1].startswith("2 of ")
+    assert all("; not a memory: " in line for line in out[len(lines) + 1 : -1])
 
 
 def test_cli_json_and_negation_after_double_dash(demo_root, capsys) -> None:

@@ -145,6 +145,19 @@ def _signal_error(key: str, value: Any) -> str:
     )
 
 
+def future_date_error(value: Any, today: dt.date) -> str | None:
+    """Why `value` cannot become a memory's `date`: a day later than today (a quoted one too),
+    or None. `check` warns of such a file, which exists and cannot be refused; samantha-llm's
+    validate_dates.sh calls it an error. A day being typed is refused before it is written."""
+    day = value if _is_date(value) else quoted_date(value)
+    if day is None or day <= today:
+        return None
+    return (
+        f"`date` {day.isoformat()} {FUTURE_DATE} (today is {today.isoformat()}); "
+        "a memory's date is the day it was written"
+    )
+
+
 def date_warnings(date: dt.date | None, name: str, today: dt.date) -> list[tuple[str, str]]:
     """The checks of samantha-llm's validate_dates.sh: a `date` in the future, and a file name's
     date (`YYYY-MM-DD_...md`) that differs from `date`. (key, message) for each."""

@@ -97,3 +97,19 @@ def _insert_heading(text: str, title: str) -> str:
         rest = text[start:]
     gap = newline if rest.strip() and not re.match(r"[ \t]*\r?\n", rest) else ""
     return text[:start] + "# " + title + newline + gap + rest
+
+
+_TEMPLATE_LABEL = re.compile(r"Title:\s+(?=\S)")
+"""samantha-llm's long-term template opens with `# Title: Core Lesson or Knowledge`: the label
+is the template's placeholder wording, which a memory written to it keeps in its heading."""
+
+
+def index_title(title: str) -> str:
+    """The title an index entry gives a memory: its heading without the long-term template's
+    leading `Title: ` label (the file's heading keeps it; samantha-llm's search shows it as is).
+
+    Only that exact label, with text after it, is left out: `Title:` alone, `title: ...` or
+    `Titles: ...` are someone's own wording."""
+    title = title.strip()
+    label = _TEMPLATE_LABEL.match(title)
+    return title[label.end() :] if label else title

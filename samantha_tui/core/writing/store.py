@@ -374,6 +374,9 @@ class Store:
             raise StoreError(
                 f"{rel} is not UTF-8 text; fix it by hand, nothing was written"
             ) from None
+        ahead = self._future_date(text, set_values.get("date"))
+        if ahead:
+            raise StoreError(f"{rel}: {ahead}; nothing was written")
         try:
             new_text = frontmatter.edit(text, set_values, unset)
             if title is not None:
@@ -381,6 +384,18 @@ class Store:
         except (frontmatter.FrontmatterError, heading.TitleError) as error:
             raise StoreError(f"{rel}: {error}") from None
         return self._write(rel, path, new_text.encode("utf-8"), raw)
+
+    def _future_date(self, text: str, value: Any) -> str | None:
+        """Why setting `date` to value is refused (a day after today), or None. The day the file
+        already holds is not refused: it changes nothing, and the rest of the file stays
+        editable (`check` goes on warning of it)."""
+        if value is None:
+            return None
+        message = schema.future_date_error(value, self._today())
+        if message is None:
+            return None
+        held = (frontmatter.parse(text).mapping or {}).get("date")
+        return None if _day(held) == _day(value) else message
 
     @writes_tree
     def write_bytes(self, rel: str, data: bytes, expected_digest: str) -> Memory:
@@ -580,3 +595,12 @@ def _absorb_scopes(rels: Iterable[str]) -> tuple[list[tuple[Kind, str]], bool, b
             if not any("/".join(parts[:n]) in rels_of_kind for n in range(1, len(parts))):
                 scopes.append((kind, rel))
     return scopes, pending, sessions
+
+
+def _day(value: Any) -> dt.date | None:
+    """The day a `date` value names: bare, with a time of day, or quoted (`"2026-11-28"`)."""
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    return schema.quoted_date(value)

@@ -120,6 +120,9 @@ def new_memory(
         message = schema.value_error(key, value)
         if message:
             raise StoreError(f"{message}; nothing was created")
+    ahead = schema.future_date_error(chosen["date"], today)
+    if ahead:
+        raise StoreError(f"{ahead}; nothing was created")
     order = [spec.key for spec in FIELDS]
     mapping = {key: chosen[key] for key in order if key in chosen}
     mapping.update((key, value) for key, value in chosen.items() if key not in mapping)

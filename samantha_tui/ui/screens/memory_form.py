@@ -23,6 +23,7 @@ from textual.validation import ValidationResult, Validator
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static, Switch
 
+from ...core.basics import schema
 from ...core.basics.model import Kind, Memory
 from ...core.basics.visible import has_hidden_characters
 from ...core.reading import fields, heading
@@ -284,6 +285,12 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
     def _check(self, raw: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
         """(typed values, errors in field order) for the current input."""
         values, errors = fields.parse_form(self._specs, raw)
+        if "date" not in errors and raw.get("date") != self._initial.get("date"):
+            # A day typed after today is refused, as `set` and the store refuse it; the day the
+            # file already holds is not (its other fields stay editable).
+            ahead = schema.future_date_error(values.get("date"), self.today)
+            if ahead:
+                errors["date"] = ahead
         if self.memory is not None:
             typed = raw.get(HEADING.key, "")
             if not typed.strip() and self._heading_text is not None:

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...basics.model import Kind, Memory
+from ...reading.heading import index_title
 from .jsonfmt import plain
 from .merge import Shape
 from .summary import summary_of
@@ -114,7 +115,7 @@ def _memory_entry(kind: Kind, memory: Memory) -> dict[str, Any]:
         (
             ("file", entry_key(kind, memory)),
             ("date", memory.date.isoformat() if memory.date else None),
-            ("title", memory.title),
+            ("title", index_title(memory.title)),
             ("summary", summary_of(memory.body)),
             ("importance", importance(memory)),
             ("type", memory.type),
