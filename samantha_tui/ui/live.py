@@ -131,7 +131,7 @@ class LiveFiles(Host):
     def _confirm_index_plan(self, plan: Plan, remove_stale: bool) -> None:
         if not plan:
             said = (
-                "No index entry is tied to a missing file"
+                "No index entry is known only to the index: nothing to remove"
                 if remove_stale
                 else "The indexes are already in step with the files"
             )
@@ -157,7 +157,10 @@ class LiveFiles(Host):
             ]
             label = "Remove"
         else:
-            lines += ["", "Entries tied to no file are kept unless you ask (R); u undoes this."]
+            lines += [
+                "",
+                "Entries known only to the index are kept unless you ask (R); u undoes this.",
+            ]
             title = f"Write {files} index file{'s' if files != 1 else ''}?"
             label = "Write"
 
