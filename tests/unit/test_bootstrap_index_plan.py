@@ -564,3 +564,22 @@ def test_rows_and_markdown_mark_each_disagreement_literally(tree):
         in markdown
     )
     assert "Rule \\[bold\\]x\\[/\\] \\[link=y\\]" in markdown
+
+
+def test_a_project_memory_an_earlier_tier_loads_gets_no_project_mark(tree):
+    store = tree(
+        {
+            f"{TASKS}/gw/status.md": memory_text(date=ago(40), topics="[x]", status="active"),
+            f"{ST}/rule.md": memory_text(
+                date=ago(200), topics="[x]", critical="true", project="gw"
+            ),
+            **short_index(critical=["rule.md"]),
+            **tasks_index({"name": "gw", "status": "active", "files": ["gw/status.md"]}),
+        }
+    )
+    result = make_plan(store)
+    assert [(i.tier, n) for i, n in zip(result.items, names(result.items), strict=True)] == [
+        (Tier.CRITICAL, "rule.md"),
+        (Tier.PROJECT, "status.md"),
+    ]
+    assert result.disagreements == 0

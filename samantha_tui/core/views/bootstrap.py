@@ -512,11 +512,12 @@ def _project_from_indexes(
     name: str,
     ages: dict[str, int],
     marks: _Marks,
+    earlier: set[str],
 ) -> tuple[list[_Load], list[_Load]]:
     """(loads, near misses): the project's memories as the assistant finds them, by the entries
     of the short- and long-term index lists that name the project (a kind with no readable
     index by its files); every other memory whose file names the project is marked, saying why
-    it is not loaded."""
+    it is not loaded, unless an earlier tier loads it anyway."""
     given: dict[str, Memory] = {}
     near: list[_Load] = []
     listed_as: dict[str, tuple[str, str]] = {}
@@ -524,9 +525,9 @@ def _project_from_indexes(
     for kind in (Kind.SHORT_TERM, Kind.LONG_TERM):
         index = indexes[kind]
         if not index.found:
-            for memory in usable:
-                if memory.kind is kind and memory.project in aliases and not _merge_copy(memory):
-                    given.setdefault(memory.path, memory)
+            for mine in usable:
+                if mine.kind is kind and mine.project in aliases and not _merge_copy(mine):
+                    given.setdefault(mine.path, mine)
             continue
         for entry in index_view.project_entries(index):
             path, section = entry.listed.path, entry.section
@@ -561,6 +562,7 @@ def _project_from_indexes(
             memory.project not in aliases
             or memory.path in given
             or memory.path in missed
+            or memory.path in earlier
             or memory.kind not in (Kind.SHORT_TERM, Kind.LONG_TERM)
         ):
             continue
@@ -1064,7 +1066,14 @@ def plan(
     project_near: list[_Load] = []
     if project.name is not None and st_index.found:
         mine, project_near = _project_from_indexes(
-            indexes, usable, by_path, project.aliases, project.name, ages, marks
+            indexes,
+            usable,
+            by_path,
+            project.aliases,
+            project.name,
+            ages,
+            marks,
+            earlier | {load.path for load in frequent},
         )
         project_items[1:1] = mine
     elif project.name is not None:
