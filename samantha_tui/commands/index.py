@@ -1,11 +1,14 @@
 """`index`: patch every index.json / index.md from the files; `--check` only reports drift;
-`--remove-stale` also removes the entries tied to no file, shown first and applied with --yes."""
+`--remove-stale` removes the entries known only to the index (samantha-llm's own state: the
+assistant forgets them), each listed with the pending updates and runbook signals that depend on
+it, and applied only with --yes, as `prune` and every other destructive command confirms."""
 
 from __future__ import annotations
 
 import argparse
 
 from ..core.views.indexes import drift, unindexed
+from ..core.views.indexes.index_only import removed_entries
 from ..core.writing.curator import Curator
 from ..core.writing.door import apply
 from .common import EXIT_PROBLEMS, open_store, tree_argument
@@ -24,9 +27,12 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--remove-stale",
         action="store_true",
-        help="also remove the entries tied to no file (listed; applied only with --yes)",
+        help=(
+            "remove the entries known only to the index, so the assistant forgets them (listed"
+            " with what depends on them; applied only with --yes)"
+        ),
     )
-    parser.add_argument("--yes", action="store_true", help="with --remove-stale: apply it")
+    parser.add_argument("--yes", action="store_true", help="with --remove-stale: remove them")
     parser.set_defaults(handler=run)
 
 
@@ -48,9 +54,18 @@ def run(args: argparse.Namespace) -> int:
         print("indexes are up to date")
         return 0
     if args.remove_stale and not args.yes:
-        print(f"{len(plan.operations)} index files would change; run again with --yes to apply")
+        print(
+            f"{_entries(removed_entries(plan))} known only to the index would be removed;"
+            " run again with --yes to remove them"
+        )
         return 0
     # One batch through the store's door: journaled, each file refused if it changed meanwhile.
     apply(store, plan, reindex=False)
+    if args.remove_stale:
+        print(f"{_entries(removed_entries(plan))} known only to the index removed")
     print(f"{len(plan.operations)} index files rewritten")
     return 0
+
+
+def _entries(count: int) -> str:
+    return f"{count} {'entry' if count == 1 else 'entries'}"

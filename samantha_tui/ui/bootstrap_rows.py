@@ -31,8 +31,9 @@ TIER_HELP = {
         "referenced first."
     ),
     Tier.PROJECT: (
-        "The current project's status.md, then its memories (high importance first), then the "
-        "other active projects' status files. Pending project updates are mentioned in the notes."
+        "The current project's status.md, then the memories its index entries name (high "
+        "importance first), then the other active projects' status files. Its other memories "
+        f"are near misses, marked {DISAGREES}. Pending project updates are mentioned in the notes."
     ),
     Tier.RECENT_HIGH: f"High-importance short-term memories from the last {RECENT_DAYS} days.",
     Tier.RUNBOOK: (

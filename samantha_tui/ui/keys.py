@@ -232,9 +232,12 @@ APP_KEYS: tuple[Key, ...] = (
         id="index.remove_stale",
         keys="R",
         action="remove_stale_entries",
-        description="Remove entries tied to no file",
-        palette="index: remove entries tied to no file",
-        help="List the index entries tied to no memory file (kept until you ask), then remove them",
+        description="Remove entries known only to the index",
+        palette="index: remove entries known only to the index",
+        help=(
+            "List the index entries no memory file holds (kept until you ask) and what depends on"
+            " them; the dialog's Remove button removes them, and the assistant forgets them"
+        ),
         aliases=("clean", "prune entries", "orphans"),
     ),
     Key(

@@ -131,7 +131,7 @@ class LiveFiles(Host):
     def _confirm_index_plan(self, plan: Plan, remove_stale: bool) -> None:
         if not plan:
             said = (
-                "No index entry is tied to a missing file"
+                "No index entry is known only to the index: nothing to remove"
                 if remove_stale
                 else "The indexes are already in step with the files"
             )
@@ -142,17 +142,36 @@ class LiveFiles(Host):
         for op in plan.operations:
             lines.append(f"{short_path(op.path)}:")
             lines += [f"  {part}" for part in op.reason.splitlines()]
-        lines += ["", "Entries tied to no file are kept unless you ask (R); u undoes this."]
-        title = f"Write {files} index file{'s' if files != 1 else ''}?"
+        from ..core.views.indexes.index_only import removed_entries
         from .screens.confirm import ConfirmScreen
+
+        forgotten = removed_entries(plan) if remove_stale else 0
+        if forgotten:
+            # No file holds these entries: a stray `y` must not decide, only the button.
+            entries = "entry" if forgotten == 1 else "entries"
+            title = f"Remove {forgotten} {entries} known only to the index?"
+            lines += [
+                "",
+                "No file holds them: once removed, the assistant forgets them (u undoes this).",
+                "Move to Remove (→) and press Enter, or click it; Esc keeps them.",
+            ]
+            label = "Remove"
+        else:
+            lines += [
+                "",
+                "Entries known only to the index are kept unless you ask (R); u undoes this.",
+            ]
+            title = f"Write {files} index file{'s' if files != 1 else ''}?"
+            label = "Write"
 
         def answered(confirmed: bool | None) -> None:
             if confirmed:
                 self._write_index_plan(plan)
 
-        self.push_screen(
-            ConfirmScreen(title, lines, confirm_label="Write", danger=remove_stale), answered
+        dialog = ConfirmScreen(
+            title, lines, confirm_label=label, danger=remove_stale, button_only=bool(forgotten)
         )
+        self.push_screen(dialog, answered)
 
     @in_order
     def _write_index_plan(self, plan: Plan) -> None:

@@ -94,13 +94,13 @@ async def test_sections_in_load_order_with_reasons_and_sizes(root: Path) -> None
         # Two active projects; infra-notes lives in the index only, so the one with a folder is
         # current: its memories load too (15 of them session analyses), and more
         # than the budget holds.
-        assert "10,065 / 8,000 tokens · 30 files · 2,065 over, runs out at item 24" in str(
+        assert "8,916 / 8,000 tokens · 27 files · 916 over, runs out at item 24" in str(
             screen.query_one("#bootstrap-budget", Static).render()
         )
         # The first memory is selected and previewed with why it loads.
         assert screen.table.selected_key == expected.items[0].path
         why = str(screen.query_one("#bootstrap-why", Static).render())
-        assert why.startswith("Loads 1st of 30 · Critical (every session)\ncritical\n")
+        assert why.startswith("Loads 1st of 27 · Critical (every session)\ncritical\n")
         # Keys that act on a memory do nothing on a heading.
         screen.table.select_key("#heading:Critical")
         await pilot.press("c", "plus")
@@ -141,21 +141,25 @@ async def test_choosing_a_project_changes_the_plan(root: Path) -> None:
         assert project[0].path == BILLING
         assert project[0].reason == "project billing-export is current (chosen)"
         assert project[0].disagreements == miss.disagreements
-        # Its memories by importance, then newest first: eight of them the worker's sessions.
+        # The memories the index lists under its name, by importance, then newest first (the
+        # one whose frontmatter cannot be read last, as the index lists it all the same).
         assert [i.path for i in project] == [
             BILLING,
             f"{ST}/2026-05-10_reject_finance_report.md",
             f"{ST}/2026-05-06_parallelize_ledger_rows.md",
             f"{ST}/2026-04-29_billing_export_csv_encoding.md",
-            f"{ST}/2026-01-18_replace_currency_rounding.md",
             f"{ST}/2026-05-05_log_export_schedule.md",
             f"{ST}/2026-03-29_document_csv_writer.md",
-            f"{ST}/2026-03-09_rename_currency_rounding.md",
-            f"{ST}/2026-02-22_vendor_credit_notes.md",
-            f"{ST}/2026-02-09_decided_to_version.md",
+            f"{ST}/2026-06-04_billing_export_finance_escalation.md",
             f"{TASKS}/api-gateway-refactor/status.md",
             f"{TASKS}/infra-notes/status.md",
         ]
+        # Its older memories `recent` dropped are near misses, each marked with why.
+        for name in ("01-18_replace_currency_rounding", "02-09_decided_to_version"):
+            (old,) = [m for m in screen.result.near_misses if m.path == f"{ST}/2026-{name}.md"]
+            assert old.disagreements[0].startswith("in no index list (")
+            assert old.disagreements[0].endswith("the assistant does not load it")
+            assert row_texts(screen, old.path)[0] == "≠"
         bar = str(screen.query_one("#bootstrap-budget", Static).render())
         assert bar.endswith(" · project billing-export")
 
@@ -277,7 +281,7 @@ async def test_the_budget_comes_from_the_settings_file(
         screen = await open_screen(pilot)
         assert screen.result.budget == 500
         bar = str(screen.query_one("#bootstrap-budget", Static).render())
-        assert "10,065 / 500 tokens · 30 files · 9,565 over, runs out at item 2" in bar
+        assert "8,916 / 500 tokens · 27 files · 8,416 over, runs out at item 2" in bar
         assert bar.startswith("Budget " + "█" * 16)
         keys = [row.key for row in screen.table.rows]
         first, second = screen.result.items[0].path, screen.result.items[1].path

@@ -97,3 +97,67 @@ async def test_with_the_watcher_on_the_workers_writes_survive_the_persons_change
     md = (root / ST / "index.md").read_text()
     assert all(f"- worker note {n}\n" in md for n in range(3))
     _held_by_samantha_llm(root)
+
+
+async def test_removing_an_index_only_project_needs_the_button_not_a_stray_y(root: Path) -> None:
+    """R lists the project no file holds as forgotten and its pending update; `y` alone does
+    nothing, Enter on the Remove button removes it, and `u` brings it back."""
+    from ..conftest import TASKS
+    from ..pending_updates import update
+    from ..samantha_llm_tree import _project
+
+    waiting = root / TASKS / "pending-updates" / "20260614_165930_infra-notes.json"
+    waiting.parent.mkdir()
+    waiting.write_text(update("infra-notes", {"status": "Phase 2"}))
+    before = {p: p.read_bytes() for p in root.rglob("index.*")}
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("R")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        text = "\n".join(dialog._lines)
+        assert (
+            "removed infra-notes (active): known only to the index: the assistant forgets it"
+            in text
+        )
+        assert (
+            "pending update .ai/current-tasks/.ai/pending-updates/20260614_165930_infra-notes.json"
+            in text
+        )
+        await pilot.press("y")
+        await settle(pilot)
+        assert app.screen is dialog, "a bare y does not accept this dialog"
+        assert {p: p.read_bytes() for p in root.rglob("index.*")} == before
+        await pilot.press("enter")  # on Cancel, focused first
+        await settle(pilot)
+        assert app.screen is not dialog
+        assert {p: p.read_bytes() for p in root.rglob("index.*")} == before
+        await pilot.press("R")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        await pilot.press("right", "enter")  # Enter on the Remove button
+        await settle(pilot)
+        assert app.screen is not dialog
+        assert _project(root, "infra-notes") is None
+        assert waiting.is_file(), "the update is the person's to settle"
+        await pilot.press("u")
+        await settle(pilot)
+        assert {p: p.read_bytes() for p in root.rglob("index.*")} == before
+
+
+async def test_a_click_on_the_remove_button_removes_the_index_only_project(root: Path) -> None:
+    from ..samantha_llm_tree import _project
+
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("R")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.click("#confirm")
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert _project(root, "infra-notes") is None

@@ -463,8 +463,10 @@ def test_command_json_has_the_full_structure(demo_root, capsys):
     )
     # The CSV memory's importance, the runbook missing from the index, infra-notes, which the
     # index alone holds, and the three high-importance worker sessions of other projects that
-    # finalize put in the index's recent list more than 30 days ago.
-    assert data["disagreements"] == 6
+    # finalize put in the index's recent list more than 30 days ago; and the project's own: a
+    # merge copy and a missing file its index lists, and four memories in no index list (two of
+    # them recent and high, so marked for that tier too).
+    assert data["disagreements"] == 14
     assert [(s["kind"], s["from_index"]) for s in data["sources"]] == [
         ("short-term", True), ("long-term", True), ("current-tasks", True), ("procedural", True),
     ]  # fmt: skip

@@ -266,6 +266,91 @@ def test_an_active_status_file_the_index_does_not_list_is_a_marked_near_miss(tre
     assert active_projects(store.tree) == ["gw", "side"]
 
 
+def test_the_project_tier_loads_what_the_index_gives_and_marks_the_rest(tree):
+    """The assistant finds the project's memories by the index entries naming it: a merge copy,
+    a memory `recent` dropped as old and one the index leaves out are marked, never loaded."""
+    st = {
+        "critical": [],
+        "high_priority": [],
+        "recent": {
+            "high_importance": [entry("fresh.md", project="gw")],
+            "medium_importance": [
+                entry("said.md", project="gw"),
+                entry("note_20260601_120000.md", project="gw"),
+                entry("other.md", project="side"),
+                entry("gone.md", project="gw"),
+            ],
+        },
+    }
+    store = tree(
+        {
+            f"{TASKS}/gw/status.md": memory_text(date=ago(40), topics="[x]", status="active"),
+            f"{ST}/fresh.md": memory_text(
+                date=ago(2), topics="[x]", importance="high", project="gw"
+            ),
+            # The index's entry names the project; the file names another: the index decides.
+            f"{ST}/said.md": memory_text(date=ago(3), topics="[x]", project="billing"),
+            f"{ST}/note.md": memory_text(date=ago(5), topics="[x]", project="gw"),
+            f"{ST}/note_20260601_120000.md": memory_text(date=ago(5), topics="[x]", project="gw"),
+            f"{ST}/other.md": memory_text(date=ago(4), topics="[x]", project="gw"),
+            f"{ST}/old.md": memory_text(date=ago(45), topics="[x]", project="gw"),
+            f"{LT}/kept.md": memory_text(date=ago(300), topics="[x]", project="gw"),
+            **index(ST, st),
+            **index(LT, {"critical": [], "high_importance": [entry("kept.md", project="gw")]}),
+            **tasks_index({"name": "gw", "status": "active", "files": ["gw/status.md"]}),
+        }
+    )
+    result = make_plan(store)
+    mine = [i for i in result.items if i.tier is Tier.PROJECT]
+    assert names(mine) == ["status.md", "fresh.md", "said.md", "kept.md"]
+    assert item(result, "said.md").disagreements == (
+        "index.json's recent.medium_importance entry says project: gw, but its file says"
+        " project: billing",
+    )
+    assert not any(i.path.endswith("_20260601_120000.md") for i in result.items)
+    copy = near(result, "note_20260601_120000.md")
+    assert copy.disagreements == (
+        "listed in index.json's recent.medium_importance list, but a merge copy of note.md"
+        " (samantha-llm's merge wrote it; its worker never indexes one): the assistant does not"
+        " load it as the project's",
+    )
+    assert near(result, "note.md").disagreements == (
+        "in no index list: the assistant does not load it until the index is updated"
+        " (press r, or run `samantha-tui index`)",
+    )
+    assert near(result, "old.md").disagreements == (
+        "in no index list (45 days old: `recent` keeps the last 30 days): the assistant does not"
+        " load it",
+    )
+    assert (
+        near(result, "other.md")
+        .disagreements[0]
+        .startswith(
+            "its file says project: gw, but its entry in index.json's recent.medium_importance list"
+            " says project: side: the assistant does not load it as the project's"
+        )
+    )
+    gone = near(result, "gone.md")
+    assert gone.file_found is False
+    assert gone.disagreements[0].startswith(
+        "listed in index.json's recent.medium_importance list, file not found"
+    )
+    # Every near miss of the project tier is marked: none is left unexplained.
+    assert all(m.disagreements for m in result.near_misses if "project gw" in m.reason)
+
+
+def test_without_a_short_term_index_the_files_decide_but_merge_copies_never_load(tree):
+    store = tree(
+        {
+            f"{TASKS}/gw/status.md": memory_text(date=ago(40), topics="[x]", status="active"),
+            f"{ST}/note.md": memory_text(date=ago(5), topics="[x]", project="gw"),
+            f"{ST}/note_20260601_120000.md": memory_text(date=ago(5), topics="[x]", project="gw"),
+        }
+    )
+    result = make_plan(store)
+    assert names(result.items) == ["status.md", "note.md"]
+
+
 # --- runbooks ------------------------------------------------------------------------------------
 
 
@@ -479,3 +564,22 @@ def test_rows_and_markdown_mark_each_disagreement_literally(tree):
         in markdown
     )
     assert "Rule \\[bold\\]x\\[/\\] \\[link=y\\]" in markdown
+
+
+def test_a_project_memory_an_earlier_tier_loads_gets_no_project_mark(tree):
+    store = tree(
+        {
+            f"{TASKS}/gw/status.md": memory_text(date=ago(40), topics="[x]", status="active"),
+            f"{ST}/rule.md": memory_text(
+                date=ago(200), topics="[x]", critical="true", project="gw"
+            ),
+            **short_index(critical=["rule.md"]),
+            **tasks_index({"name": "gw", "status": "active", "files": ["gw/status.md"]}),
+        }
+    )
+    result = make_plan(store)
+    assert [(i.tier, n) for i, n in zip(result.items, names(result.items), strict=True)] == [
+        (Tier.CRITICAL, "rule.md"),
+        (Tier.PROJECT, "status.md"),
+    ]
+    assert result.disagreements == 0

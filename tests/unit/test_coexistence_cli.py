@@ -107,13 +107,13 @@ def test_the_app_changes_patch_and_undo_keeps_the_rest(root: Path) -> None:
     assert main(["index", "--check", str(root)]) == 0
 
 
-def test_removing_entries_tied_to_no_file_is_listed_then_done_only_when_asked(
+def test_removing_entries_known_only_to_the_index_is_listed_then_done_only_when_asked(
     root: Path, capsys
 ) -> None:
     before = (root / TASKS / "index.json").read_bytes()
     assert main(["index", "--remove-stale", str(root)]) == 0
     out = capsys.readouterr().out
-    assert "removed infra-notes (active): tied to no file" in out
+    assert "removed infra-notes (active): known only to the index: the assistant forgets it" in out
     assert "run again with --yes" in out
     assert (root / TASKS / "index.json").read_bytes() == before
     short_before = (root / ST / "index.json").read_bytes()

@@ -32,6 +32,7 @@ from ..reading.triggers import (
 )
 from . import index_view
 from .index_view import IndexedProject, IndexFile
+from .merge_copies import MERGE_COPY_NAME
 
 FREQUENT_REFERENCES = 5
 RECENT_DAYS = 30
@@ -464,15 +465,130 @@ def _choose_project_from_index(
     return _Project(None, statuses, (note,), (), tuple(near))
 
 
-def _project_memories(usable: list[Memory], aliases: tuple[str, ...], name: str) -> Iterator[_Load]:
-    mine = [
-        m for m in usable if m.project in aliases and m.kind in (Kind.SHORT_TERM, Kind.LONG_TERM)
-    ]
-    mine.sort(key=lambda m: m.path)
+def _ranked(memories: Iterable[Memory]) -> list[Memory]:
+    """High importance first, then the newest, then by path."""
+    mine = sorted(memories, key=lambda m: m.path)
     mine.sort(key=lambda m: m.date or dt.date.min, reverse=True)
     mine.sort(key=lambda m: _IMPORTANCE_RANK.get(m.importance or "", 3))
-    for m in mine:
+    return mine
+
+
+def _project_memories(usable: list[Memory], aliases: tuple[str, ...], name: str) -> Iterator[_Load]:
+    """From the files alone (no index to go by): every memory whose `project` matches."""
+    mine = [
+        m
+        for m in usable
+        if m.project in aliases
+        and m.kind in (Kind.SHORT_TERM, Kind.LONG_TERM)
+        and not _merge_copy(m)
+    ]
+    for m in _ranked(mine):
         yield _load(m, f"project {name}, {m.importance or 'unset'} importance")
+
+
+NOT_LOADED = "the assistant does not load it"
+
+
+def _merge_copy(memory: Memory) -> bool:
+    """A `<stem>_<session id>.md` in short-term memory: samantha-llm's merge wrote it beside the
+    worker's copy, and its worker never indexes one, so it is never the project's to load."""
+    return memory.kind is Kind.SHORT_TERM and MERGE_COPY_NAME.match(memory.name) is not None
+
+
+def _copy_of(memory: Memory) -> str:
+    match = MERGE_COPY_NAME.match(memory.name)
+    original = f"{match.group('stem')}.md" if match else memory.name
+    return (
+        f"a merge copy of {original} (samantha-llm's merge wrote it; its worker never indexes"
+        f" one): {NOT_LOADED} as the project's"
+    )
+
+
+def _project_from_indexes(
+    indexes: Mapping[Kind, IndexFile],
+    usable: list[Memory],
+    by_path: dict[str, Memory],
+    aliases: tuple[str, ...],
+    name: str,
+    ages: dict[str, int],
+    marks: _Marks,
+    earlier: set[str],
+) -> tuple[list[_Load], list[_Load]]:
+    """(loads, near misses): the project's memories as the assistant finds them, by the entries
+    of the short- and long-term index lists that name the project (a kind with no readable
+    index by its files); every other memory whose file names the project is marked, saying why
+    it is not loaded, unless an earlier tier loads it anyway."""
+    given: dict[str, Memory] = {}
+    near: list[_Load] = []
+    listed_as: dict[str, tuple[str, str]] = {}
+    """Every path an index lists: (the first list, the project its entry there says)."""
+    for kind in (Kind.SHORT_TERM, Kind.LONG_TERM):
+        index = indexes[kind]
+        if not index.found:
+            for mine in usable:
+                if mine.kind is kind and mine.project in aliases and not _merge_copy(mine):
+                    given.setdefault(mine.path, mine)
+            continue
+        for entry in index_view.project_entries(index):
+            path, section = entry.listed.path, entry.section
+            listed_as.setdefault(path, (section, entry.project))
+            if entry.project not in aliases or path in given:
+                continue
+            memory = by_path.get(path)
+            if memory is None:
+                marks.add(path, _not_found(section))
+                near.append(_Load(path, entry.listed.title, f"project {name} in index.json", None))
+            elif _merge_copy(memory):
+                marks.add(path, f"listed in index.json's {section} list, but {_copy_of(memory)}")
+                near.append(_load(memory, f"project {name} in index.json"))
+            elif memory.has_errors:
+                marks.add(path, _unreadable(memory, section))
+                given[path] = memory
+            else:
+                given[path] = memory
+                if memory.project not in aliases:
+                    marks.add(
+                        path,
+                        f"index.json's {section} entry says project: {_value(entry.project)},"
+                        f" but {_says(memory, 'project')}",
+                    )
+    loads = [
+        _load(m, f"project {name}, {m.importance or 'unset'} importance")
+        for m in _ranked(given.values())
+    ]
+    missed = {load.path for load in near}
+    for memory in _ranked(usable):
+        if (
+            memory.project not in aliases
+            or memory.path in given
+            or memory.path in missed
+            or memory.path in earlier
+            or memory.kind not in (Kind.SHORT_TERM, Kind.LONG_TERM)
+        ):
+            continue
+        if _merge_copy(memory):
+            marks.add(memory.path, _copy_of(memory))
+        elif memory.path in listed_as:
+            section, said = listed_as[memory.path]
+            entry_says = f"says project: {_value(said)}" if said else "names no project"
+            marks.add(
+                memory.path,
+                f"its file says project: {_value(memory.project)}, but its entry in index.json's"
+                f" {section} list {entry_says}: {NOT_LOADED} as the project's {UNTIL_UPDATED}",
+            )
+        elif not indexes[memory.kind].found:
+            continue
+        else:
+            age = ages.get(memory.path)
+            dropped = (
+                f" ({age} days old: `recent` keeps the last {RECENT_DAYS} days)"
+                if memory.kind is Kind.SHORT_TERM and age is not None and age > RECENT_DAYS
+                else ""
+            )
+            later = "" if dropped else f" {UNTIL_UPDATED}"
+            marks.add(memory.path, f"in no index list{dropped}: {NOT_LOADED}{later}")
+        near.append(_load(memory, f"project {name} in its file"))
+    return loads, near
 
 
 # --- critical, frequent, recent ------------------------------------------------------------------
@@ -947,7 +1063,20 @@ def plan(
     else:
         frequent, frequent_near = _frequent(short)
     project_items = list(project.statuses)
-    if project.name is not None:
+    project_near: list[_Load] = []
+    if project.name is not None and st_index.found:
+        mine, project_near = _project_from_indexes(
+            indexes,
+            usable,
+            by_path,
+            project.aliases,
+            project.name,
+            ages,
+            marks,
+            earlier | {load.path for load in frequent},
+        )
+        project_items[1:1] = mine
+    elif project.name is not None:
         project_items[1:1] = list(_project_memories(usable, project.aliases, project.name))
     earlier |= {load.path for load in (*frequent, *project_items)}
     if st_index.found:
@@ -973,7 +1102,8 @@ def plan(
     loaded = {item.path for item in items}
 
     near_misses: list[NearMiss] = []
-    for load in (*critical_near, *frequent_near, *recent_near, *project.near, *runbook_near):
+    near_loads = (*critical_near, *frequent_near, *project_near, *recent_near, *project.near)
+    for load in (*near_loads, *runbook_near):
         if load.path not in loaded:
             loaded.add(load.path)
             near_misses.append(

@@ -16,7 +16,7 @@ from typing import Any
 from ..basics.json_read import TOO_DEEP, TooDeep, read_regular
 from ..basics.json_read import loads as json_loads
 from ..basics.model import Kind
-from .indexes.sections import entries
+from .indexes.sections import entries, sections
 
 INDEX_NAME = "index.json"
 MAX_INDEX_BYTES = 50 * 1024 * 1024
@@ -147,6 +147,30 @@ def listed(index: IndexFile, section: str) -> list[Listed]:
         Listed(file, path, _text(entry.get("title")) or rel.rsplit("/", 1)[-1])
         for entry, file, rel, path in _by_file(index, _section(index.data, section))
     ]
+
+
+@dataclass(frozen=True)
+class ProjectEntry:
+    """A memory entry in one of an index's lists, with the `project` it says."""
+
+    listed: Listed
+    section: str
+    project: str
+
+
+def project_entries(index: IndexFile) -> list[ProjectEntry]:
+    """Every memory entry of every list of a short- or long-term index, in list order, with
+    the project it names ("" for none): the assistant finds a project's memories by these."""
+    if index.data is None:
+        return []
+    found: list[ProjectEntry] = []
+    for section, items in sections(index.kind, index.data):
+        for entry, file, rel, path in _by_file(index, items):
+            title = _text(entry.get("title")) or rel.rsplit("/", 1)[-1]
+            found.append(
+                ProjectEntry(Listed(file, path, title), section, _text(entry.get("project")))
+            )
+    return found
 
 
 def unnamed_entries(index: IndexFile, section: str) -> int:

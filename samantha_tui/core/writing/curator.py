@@ -381,8 +381,8 @@ class Curator:
         """Bringing every index in step with the files, as a plan to show and then apply: each
         file's writes carry what they add, update, keep and why; `u` undoes it like any change.
 
-        With `remove_stale`, also remove the entries tied to no file samantha-tui reads (a
-        project with no folder, an entry whose file is gone), each named in its reason.
+        With `remove_stale`, also remove the entries known only to the index (a project with no
+        folder, an entry whose file is gone), each named in its reason with what depends on it.
         """
         from ..basics import plans
         from ..views.indexes import plan_updates
@@ -394,7 +394,11 @@ class Curator:
             updates = plan_updates(
                 self.store.tree, self.store.root, self.store.today(), None, scope
             )
-            name = "index: remove entries tied to no file" if remove_stale else "index: regenerate"
+            name = (
+                "index: remove entries known only to the index"
+                if remove_stale
+                else "index: regenerate"
+            )
             return plans.Plan(name, tuple(map(index_operation, updates)), rule=plans.INDEX)
 
     def overwrite(self, plan: plans.Plan) -> Outcome:

@@ -19,6 +19,8 @@ class ConfirmScreen(DismissOnce, ModalScreen[bool]):
     """Asks a yes/no question; dismisses with True only when the person confirms.
 
     `lines` name what will happen (file names, counts); they are user text, so never markup.
+    With `button_only`, `y` does not confirm: only Enter on the confirm button, or a click, does
+    (for what cannot be had back from any file, where a stray key must not decide).
     """
 
     BINDINGS = [
@@ -34,6 +36,7 @@ class ConfirmScreen(DismissOnce, ModalScreen[bool]):
         confirm_label: str = "OK",
         cancel_label: str = "Cancel",
         danger: bool = False,
+        button_only: bool = False,
     ) -> None:
         super().__init__(classes="dialog")
         self._title = title
@@ -41,6 +44,7 @@ class ConfirmScreen(DismissOnce, ModalScreen[bool]):
         self._confirm_label = confirm_label
         self._cancel_label = cancel_label
         self._danger = danger
+        self._button_only = button_only
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
@@ -74,6 +78,12 @@ class ConfirmScreen(DismissOnce, ModalScreen[bool]):
         self.dismiss(False)
 
     def action_confirm(self) -> None:
+        if self._button_only:
+            self.notify(
+                f"A key alone does not do this: move to {self._confirm_label} (→) and press Enter",
+                timeout=4,
+            )
+            return
         self.dismiss(True)
 
     def action_switch(self) -> None:

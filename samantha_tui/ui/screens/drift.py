@@ -46,7 +46,7 @@ class DriftScreen(DismissOnce, ModalScreen[None]):
     HELP_TITLE = "Index drift"
     HELP_PURPOSE = (
         "How each kind's index.json and index.md differ from the memory files. The indexes are "
-        "shared with samantha-llm: entries tied to no file are kept unless you ask (R)."
+        "shared with samantha-llm: entries known only to the index are kept unless you ask (R)."
     )
     HELP_KEYS = {"drift.regenerate": "Show what bringing the indexes in step would write"}
     BINDINGS = [

@@ -31,6 +31,7 @@ from .drift import (
     shape_of,
 )
 from .entries import entry_key, readable
+from .index_only import removal_lines
 from .json_text import rewrite_json, same
 from .jsonfmt import SharedEntry, dump_json
 from .markdown import render_markdown
@@ -417,7 +418,7 @@ def _plan_kind(
         changes += [f"removed {entry}: by its file it belongs in no list now" for entry in removed]
         changes += [d.format() for d in disagreeing]
         if scope.remove_stale:
-            changes += [f"removed {entry}: tied to no file" for entry in untied(kind, old, looked)]
+            changes += removal_lines(kind, old, built.data, looked, tree, root)
         elif kept:
             changes += [f"kept {entry}: tied to no file samantha-tui reads" for entry in kept]
         standard = explain and not hand_laid
