@@ -18,12 +18,15 @@ from samantha_tui.cli import main
 from samantha_tui.commands.edit import parse_value
 from samantha_tui.core.basics import schema
 from samantha_tui.core.basics.model import Kind
+from samantha_tui.core.basics.plans import Operation, Plan
 from samantha_tui.core.reading import frontmatter
 from samantha_tui.core.reading.reader import memory_from_bytes
 from samantha_tui.core.views.indexes.entries import MEMORY as MEMORY_SHAPE
 from samantha_tui.core.views.indexes.entries import RUNBOOK as RUNBOOK_SHAPE
 from samantha_tui.core.views.indexes.entries import memory_entry, runbook_entry
 from samantha_tui.core.views.indexes.merge import merge_entry
+from samantha_tui.core.writing.door import apply
+from samantha_tui.core.writing.store import Store
 
 from ..conftest import ST, TODAY, make_tree
 
@@ -272,3 +275,18 @@ def test_a_new_runbook_with_a_scalar_signal_gets_an_entry_without_it(tmp_path: P
     (entry,) = runbooks(root)
     assert entry["triggers"]["positive"] == {"path_signals": ["migrations/"]}
     assert entry["triggers"]["negative"] == []
+
+
+def test_an_edit_that_turns_a_signal_list_into_a_word_takes_nothing_from_the_index(
+    tmp_path: Path,
+) -> None:
+    root = word_tree(tmp_path / "cerebrum")
+    store = Store(root, lambda: TODAY)
+    store.scan()
+    rel = f"{PROC}/yes.md"
+    triggers = {"positive": {"repo_signals": "ledger", "path_signals": ["migrations/"]}}
+    edit = Operation("edit", rel, values={"triggers": {**triggers, "negative": "reports"}})
+    apply(store, Plan(f"edit {rel}", (edit,), rule="set"))
+    (entry,) = runbooks(root)
+    assert entry["triggers"]["positive"]["repo_signals"] == ["ledger", "pg"]
+    assert entry["triggers"]["negative"] == [{"signal": "x", "reason": "y"}]
