@@ -62,8 +62,10 @@ def print_unpatched(store: Store, plan: Plan) -> None:
     """Say which index a change could not patch (it cannot be read) and so left as it is."""
     # Imported here: only the commands that write bring the indexes and the plans.
     from ..core.basics.plans import touched_by
-    from ..core.views.indexes import health
+    from ..core.views.indexes import health, held_back
 
     paths = [path for op in plan.operations for path in touched_by(op)]
     for line in health.unpatched_after(store.root, paths):
         print(line)
+    for line in held_back.notes(m for path in paths if (m := store.get(path)) is not None):
+        print(f"note: {line}")

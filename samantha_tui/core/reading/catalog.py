@@ -42,10 +42,12 @@ from .catalog_vectors import keep_vectors, read_vectors
 
 CACHE_ENV = "SAMANTHA_TUI_CACHE"
 DISABLED = "off"
-FORMAT_VERSION = 7
-"""7: a list column of each memory's distinguishing line; 6: the records' classes pickled under
-their rooms' names (core/basics/model.py); 5: the list columns; 4: a digest column and a
-generation (3 had records in SQLite; 2 was a pickle file)."""
+FORMAT_VERSION = 8
+"""8: name fields and trigger signals as samantha-llm means them (reading/name_fields.py): a
+record read before may hold `True` for `domain: yes`; 7: a list column of each memory's
+distinguishing line; 6: the records' classes pickled under their rooms' names
+(core/basics/model.py); 5: the list columns; 4: a digest column and a generation (3 had records
+in SQLite; 2 was a pickle file)."""
 GENERATION = "generation"
 """The meta key counting the commits that changed rows: what is derived from the rows (the
 search tables) records the generation it mirrors, and knows itself in step when they match."""

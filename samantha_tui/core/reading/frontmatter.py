@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from ..basics.wording import quoted, written
-from . import naive_frontmatter, yaml_loader
+from . import naive_frontmatter, name_fields, yaml_loader
 from .fastyaml import try_parse
 
 BOM = "\ufeff"
@@ -171,8 +171,12 @@ def load_yaml(text: str) -> Any:
 
 def load_value(text: str, key: str | None = None) -> Any:
     """A value a person typed for `key`, read as the file would read it: samantha-llm's integers
-    (`20261128_140000` is text), and each item of a text list such as `topics` as text."""
-    return _load(text, as_text_list=key in yaml_loader.TEXT_LISTS)[0]
+    (`20261128_140000` is text), each item of a text list such as `topics` as text, and a name
+    field's word as its text (`domain=yes` is `yes`, never a bool: see name_fields)."""
+    value = _load(text, as_text_list=key in yaml_loader.TEXT_LISTS)[0]
+    if key in yaml_loader.TEXT_SCALARS and not isinstance(value, list | dict) and "\n" not in text:
+        value = name_fields.as_samantha_llm_reads({key: value}, f"{key}: {text.strip()}")[key]
+    return value
 
 
 def _load(text: str, as_text_list: bool = False) -> tuple[Any, tuple[tuple[int | None, str], ...]]:
@@ -368,7 +372,7 @@ def parse(text: str) -> Parsed:
     if bad_keys:
         message = f"frontmatter key {quoted(bad_keys[0])} is not text; expected `name: value`"
         return Parsed(None, errors=((2, message),), body=body)
-    return Parsed(data, errors=repeated, body=body)
+    return Parsed(name_fields.as_samantha_llm_reads(data, yaml_text), errors=repeated, body=body)
 
 
 _NO_FRONTMATTER = "no frontmatter: the file must start with a `---` line, then `key: value` lines"
@@ -402,7 +406,7 @@ def _as_samantha_llm_reads(yaml_text: str, body: str) -> Parsed | None:
     if not reading.mapping:
         return None
     return Parsed(
-        reading.mapping,
+        name_fields.as_samantha_llm_reads(reading.mapping, yaml_text),
         body,
         warnings=tuple((offset + 2, message) for offset, message in reading.warnings),
         naive_lines=tuple(offset + 2 for offset in reading.refused_lines),
@@ -515,9 +519,30 @@ def _is_block(value: Any) -> bool:
     )
 
 
+def _bare_name(key: str, value: str) -> bool:
+    """Whether `key: value` reads back as this text to both readers (see name_fields)."""
+    probe = f"{key}: {value}"
+    try:
+        loaded = load_yaml(probe) if value.isprintable() else None
+    except (yaml.YAMLError, ValueError):
+        return False
+    if not isinstance(loaded, dict) or isinstance(loaded.get(key), list | dict):
+        return False
+    return name_fields.as_samantha_llm_reads(dict(loaded), probe).get(key) == value
+
+
 def _render_entry(
-    head: str, value: Any, indent: str, separator: str = ": ", text_items: bool = False
+    head: str,
+    value: Any,
+    indent: str,
+    separator: str = ": ",
+    text_items: bool = False,
+    name_key: str | None = None,
 ) -> list[str]:
+    # A name is bare whenever it reads back (`project: yes`): samantha-llm's worker would keep
+    # quotes as part of the name. Quoted only when nothing else reads back (`a: b`, ` x`).
+    if name_key is not None and isinstance(value, str) and _bare_name(name_key, value):
+        return [f"{head}{separator}{value}"]
     if _is_block(value):
         return [
             head.rstrip() + ("" if separator == " " else ":"),
@@ -539,7 +564,13 @@ def render_field(
     """The lines for one top-level key: one line for scalars and flat lists, a block otherwise."""
     name = key_text if key_text is not None else render_scalar(key)
     try:
-        lines = _render_entry(name, value, "", text_items=key in yaml_loader.TEXT_LISTS)
+        lines = _render_entry(
+            name,
+            value,
+            "",
+            text_items=key in yaml_loader.TEXT_LISTS,
+            name_key=key if key in yaml_loader.TEXT_SCALARS else None,
+        )
         return [line + newline for line in lines]
     except RecursionError:  # a value that holds itself, or nests thousands deep
         raise FrontmatterError(f"cannot write `{key}`: its value nests too deeply") from None

@@ -5,7 +5,9 @@ the items of `[a, b]` are text. YAML 1.1 disagrees on a few spellings its own ge
 `session_id: 20261128_140000` would be the number 20261128140000, `017` octal 15, `1:30` the
 number 90, and the topic words `yes`, `null` or `42` a bool, nothing or a number. These loaders
 read integers as plain decimal digits only (with an optional sign; anything else is text), and
-the caller turns the items of a text list (`topics`) into text (see `text_items`).
+the caller turns the items of a text list (`topics`, a runbook's trigger signals) into text
+(see `text_items`). A name field (TEXT_SCALARS) YAML 1.1 reads as a bool, nothing, a float or a
+date is then made its text again (see name_fields).
 """
 
 from __future__ import annotations
@@ -15,10 +17,17 @@ from typing import TypeAlias, cast
 
 import yaml
 
+# The lists under a runbook's `triggers.positive`: signals are text to samantha-llm's merge (it
+# writes them as JSON strings and compares them as text), so `[yes, 42]` is two words.
+from ..basics.schema import SIGNAL_KEYS
+
 INT_TAG = "tag:yaml.org,2002:int"
 STR_TAG = "tag:yaml.org,2002:str"
 TEXT_LISTS = frozenset({"topics"})
 """Top-level keys whose list items are always text, as samantha-llm reads every `[a, b]`."""
+TEXT_SCALARS = frozenset({"project", "type", "domain", "confidence", "status"})
+"""Top-level keys whose one-line value is text, never a YAML 1.1 word's bool or nothing:
+`domain: yes` names the runbook `yes.md` samantha-llm's merge looks for (see name_fields)."""
 
 DECIMAL = re.compile(r"[-+]?[0-9]+\Z")
 _INT_RESOLVER = re.compile(r"^[-+]?[0-9]+$")
@@ -71,10 +80,11 @@ class NotText(ValueError):
         self.line = line
 
 
-def text_items(node: yaml.Node, key: str = "topics") -> yaml.Node:
+def text_items(node: yaml.Node, key: str = "topics", strict: bool = True) -> yaml.Node:
     """A sequence node whose scalar items are tagged text (a copy: anchored nodes are shared).
 
-    Raises NotText for an item that is itself a list or mapping.
+    Raises NotText for an item that is itself a list or mapping; without `strict` such an item
+    is kept as YAML reads it (trigger checks name it in their own words).
     """
     if not isinstance(node, yaml.SequenceNode):
         return node
@@ -83,7 +93,10 @@ def text_items(node: yaml.Node, key: str = "topics") -> yaml.Node:
     items: list[yaml.Node] = []
     for item in node.value:
         if not isinstance(item, yaml.ScalarNode):
-            raise NotText(key, item.start_mark.line)
+            if strict:
+                raise NotText(key, item.start_mark.line)
+            items.append(item)
+            continue
         items.append(
             yaml.ScalarNode(STR_TAG, item.value, item.start_mark, item.end_mark, item.style)
         )
@@ -91,9 +104,26 @@ def text_items(node: yaml.Node, key: str = "topics") -> yaml.Node:
 
 
 def apply_text_lists(root: yaml.Node) -> None:
-    """Retag the items of every TEXT_LISTS key of a top-level mapping as text, in place."""
+    """Retag the items of every TEXT_LISTS key of a top-level mapping, and of the signal lists
+    under `triggers.positive`, as text, in place."""
     if not isinstance(root, yaml.MappingNode):
         return
     for index, (key, value) in enumerate(root.value):
         if isinstance(key, yaml.ScalarNode) and key.value in TEXT_LISTS:
             root.value[index] = (key, text_items(value, key.value))
+    positive = _child(_child(root, "triggers"), "positive")
+    if positive is not None:
+        for index, (key, value) in enumerate(positive.value):
+            if isinstance(key, yaml.ScalarNode) and key.value in SIGNAL_KEYS:
+                positive.value[index] = (key, text_items(value, key.value, strict=False))
+
+
+def _child(node: yaml.Node | None, name: str) -> yaml.MappingNode | None:
+    """The mapping under `name` in a mapping node (the last one, as YAML keeps), or None."""
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    found = None
+    for key, value in node.value:
+        if isinstance(key, yaml.ScalarNode) and key.value == name:
+            found = value
+    return found if isinstance(found, yaml.MappingNode) else None

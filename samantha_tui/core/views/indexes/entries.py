@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...basics.model import Kind, Memory
+from ...basics.schema import SIGNAL_KEYS
 from ...reading.heading import index_title
 from .jsonfmt import plain
 from .merge import Shape
@@ -29,6 +30,7 @@ MEMORY = Shape(
     ),
     fallback=frozenset({"summary"}),
     union=frozenset({"topics"}),
+    spelled=frozenset({"project", "type"}),
 )
 RUNBOOK = Shape(
     order=("file", "domain", "summary", "triggers", "confidence", "corrections_count"),
@@ -127,12 +129,26 @@ def _memory_entry(kind: Kind, memory: Memory) -> dict[str, Any]:
 
 
 def runbook_entry(memory: Memory) -> dict[str, Any]:
-    """Procedural entry in the shape samantha-llm's merge writes."""
+    """Procedural entry in the shape samantha-llm's merge writes.
+
+    A trigger field that is not a list is left out (see held_back): merged, the index keeps what
+    it had there; a `domain` is the text samantha-llm reads (`yes`, see reading/name_fields).
+    """
     front = memory.frontmatter
     triggers = front.get("triggers")
     triggers = triggers if isinstance(triggers, Mapping) else {}
     positive = triggers.get("positive")
+    positive = plain(positive) if isinstance(positive, Mapping) else {}
     negative = triggers.get("negative")
+    signals: dict[str, Any] = {
+        "positive": {
+            key: value
+            for key, value in positive.items()
+            if key not in SIGNAL_KEYS or isinstance(value, list)
+        }
+    }
+    if negative is None or isinstance(negative, list):
+        signals["negative"] = plain(negative) if negative else []
     corrections = front.get("corrections")
     domain = front.get("domain")
     return _some(
@@ -140,13 +156,7 @@ def runbook_entry(memory: Memory) -> dict[str, Any]:
             ("file", entry_key(Kind.PROCEDURAL, memory)),
             ("domain", str(domain) if domain else memory.path.rsplit("/", 1)[-1][:-3]),
             ("summary", summary_of(memory.body)),
-            (
-                "triggers",
-                {
-                    "positive": plain(positive) if isinstance(positive, Mapping) else {},
-                    "negative": plain(negative) if isinstance(negative, list) else [],
-                },
-            ),
+            ("triggers", signals),
             ("confidence", str(front["confidence"]) if front.get("confidence") else None),
             ("corrections_count", len(corrections) if isinstance(corrections, list) else 0),
         )

@@ -24,6 +24,10 @@ class Shape:
     union: frozenset[str] = field(default_factory=frozenset)
     """List keys (and `triggers`' lists) the index may hold more items of than the file: the
     index's items stay, in their order, and the file's new items follow."""
+    spelled: frozenset[str] = field(default_factory=frozenset)
+    """Text keys samantha-llm's worker reads from the line, quotes and all: an index value that
+    is the file's value in quotes stays, as the worker indexed a quoted line (`"q"`, where
+    samantha-tui reads q: see reading/name_fields.py)."""
 
 
 def blank(value: Any) -> bool:
@@ -67,6 +71,8 @@ def merge_entry(derived: Mapping[str, Any], old: Mapping[str, Any] | None, shape
             )
             if key in shape.union:
                 values[key] = united(previous, new)
+            elif key in shape.spelled and quoted_as(previous, new):
+                values[key] = previous
             else:
                 values[key] = previous if same_items else new
         elif key in old and blank(old[key]):
@@ -75,6 +81,19 @@ def merge_entry(derived: Mapping[str, Any], old: Mapping[str, Any] | None, shape
         if key not in values and key in derived:
             values[key] = derived[key]
     return ordered(values, shape.order, old)
+
+
+def quoted_as(previous: Any, new: Any) -> bool:
+    """Whether `previous` is the text `new` in quotes: `"q"` for the file's `project: "q"`, as
+    samantha-llm's worker reads and indexes that line."""
+    return (
+        isinstance(previous, str)
+        and isinstance(new, str)
+        and len(previous) == len(new) + 2
+        and previous[0] == previous[-1]
+        and previous[0] in "'\""
+        and previous[1:-1] == new
+    )
 
 
 def _same(item: Any) -> Any:

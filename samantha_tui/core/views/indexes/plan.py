@@ -19,6 +19,7 @@ from ...basics.model import Kind, Memory, Tree
 from ...basics.progress import report as report_progress
 from ...reading import known_files
 from ...reading.scan import PENDING_DIR
+from . import held_back
 from .drift import (
     JSON_LAYOUT,
     JSON_MISSING,
@@ -229,8 +230,12 @@ def _note(memory: Memory) -> str:
 
 
 def unindexed(tree: Tree) -> list[str]:
-    """One line per memory the indexes leave out because its frontmatter cannot be read."""
-    return [_note(memory) for memory in readable(tree.memories)[1]]
+    """One line per memory the indexes leave out because its frontmatter cannot be read, and per
+    runbook trigger field they leave as it was (held_back)."""
+    good, bad = readable(tree.memories)
+    return [_note(memory) for memory in bad] + held_back.notes(
+        m for m in good if m.kind is Kind.PROCEDURAL
+    )
 
 
 def _lost_items(kind: Kind, before: Memory, after: Memory) -> dict[str, Any]:
@@ -245,7 +250,8 @@ def _lost_items(kind: Kind, before: Memory, after: Memory) -> dict[str, Any]:
         items = lost(old_entry.get(key), new_entry.get(key))
         if items is not None:
             found[key] = items
-    return found
+    # A trigger list turned into one word is left out of the new entry, not emptied.
+    return held_back.without_held_back(after, found) if found else found
 
 
 _FIRSTS: dict[int, tuple[Mapping[str, Any], Kind, dict[str, Mapping[str, Any]]]] = {}
@@ -403,6 +409,8 @@ def _plan_kind(
     if new_md != old_md:
         findings.append(MD_MISSING if old_md is None else MD_STALE)
     notes = tuple(map(_note, built.unindexed))
+    if kind is Kind.PROCEDURAL:
+        notes += tuple(held_back.notes(m for m in tree.memories if m.kind is kind))
     drift = KindDrift(kind, json_rel, added, removed, disagreeing, tuple(findings), notes, kept)
 
     updates: list[IndexUpdate] = []
