@@ -100,7 +100,7 @@ def _entries(rows: Sequence[tuple]) -> list[Listed]:
             None if updated is None else _day(updated),
             _IMPORTANCE[rank],
             None if written is None else decode(written),
-            index(refs),
+            _count(refs),
             _FLAG[critical],
             None if status is None else decode(status),
             _problems(faults) if faults else (),
@@ -121,6 +121,14 @@ def _entries(rows: Sequence[tuple]) -> list[Listed]:
             line,
         ) in rows
     ]
+
+
+def _count(value: object) -> int:
+    # A reference count the reader never makes (negative, or not an integer) is not ours.
+    found = index(value)  # type: ignore[arg-type]
+    if found < 0:
+        raise ValueError("a negative count")
+    return found
 
 
 def _problems(raw: bytes) -> tuple[Problem, ...]:
