@@ -9,6 +9,7 @@ the row and a destructive step.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import pickle
 import sqlite3
@@ -20,11 +21,12 @@ from typing import Any
 import pytest
 
 from samantha_tui import cli
+from samantha_tui.core.basics import plans
 from samantha_tui.core.reading import catalog
 from samantha_tui.core.reading.catalog import Catalog
 from samantha_tui.core.reading.catalog_codec import restricted_loads
 from samantha_tui.core.views import merging
-from samantha_tui.core.writing import door, journal
+from samantha_tui.core.writing import curator, door, journal
 from samantha_tui.core.writing.store import Store
 
 from ..conftest import LT, ST, TASKS, TODAY, make_tree
@@ -408,3 +410,37 @@ def test_the_notice_counts_the_rows(tmp_path, capsys) -> None:
     assert "3 unreadable rows" in err
     assert cli.main(["review", str(root)]) == 0
     assert "unreadable row" not in capsys.readouterr().err  # rebuilt from the files: nothing left
+
+
+@pytest.mark.parametrize("damage", ALL_DAMAGE)
+def test_search_reads_past_an_unreadable_row(tmp_path, capsys, damage) -> None:
+    """A search reads only its hits' records: a row it reads is said once, and the hit is the
+    file's own record."""
+    root, _database = damaged_tree(tmp_path, damage)
+    capsys.readouterr()
+    code = cli.main(["search", "--tree", str(root), "--json", "Keep"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "Traceback" not in out + err
+    assert len([line for line in err.splitlines() if "unreadable row" in line]) <= 1
+    found = json.loads(out)
+    assert [hit["path"] for hit in found["hits"]][:1] == [KEEP]
+    assert all(type(hit["title"]) is str for hit in found["hits"])
+
+
+def test_a_skipped_step_is_named_with_what_its_file_says() -> None:
+    by_rule = door.Skipped(KEEP, "is critical in its file; a critical memory is never pruned")
+    by_change = door.Skipped(OTHER, door.CHANGED)
+    assert curator.skipped_notice((by_change,)) == (
+        "skipped 1 changed since the plan was made: 2026-01-02_other.md"
+    )
+    notice = curator.skipped_notice((by_rule, by_change))
+    assert notice.startswith("skipped 2: 2026-01-01_keep.md is critical in its file")
+    assert door.skipped_why((by_rule,)) == "whose file no longer allows it (each said above)"
+
+
+def test_a_journal_keeps_the_rule_a_step_is_judged_by() -> None:
+    op = plans.Operation("trash", KEEP, "old", seen="abc", recheck="prune")
+    assert plans.decode(plans.encode(op)) == op
+    older = {key: value for key, value in plans.encode(op).items() if key != "recheck"}
+    assert plans.decode(older).recheck == ""

@@ -753,7 +753,7 @@ class Catalog:
                 rows = self.connection.execute(
                     "SELECT title FROM listed GROUP BY title HAVING count(*) > 1"
                 ).fetchall()
-                return frozenset(_decode(title) for (title,) in rows)
+                return frozenset(_decode(title) for (title,) in rows if type(title) is bytes)
             except (sqlite3.Error, TypeError, ValueError):
                 return None
 
