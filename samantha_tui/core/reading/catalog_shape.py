@@ -62,7 +62,7 @@ def sound_record(values: Any) -> bool:
         and type(critical) is bool
         and type(digest) is str
         and (date is None or type(date) is dt.date)
-        and (importance is None or importance in _IMPORTANCE)
+        and (importance is None or (type(importance) is str and importance in _IMPORTANCE))
         and _count(references)
         and _count(size)
         and _count(chars)
