@@ -400,6 +400,10 @@ def test_the_first_frame_leaves_an_unreadable_row_out_with_one_notice(tmp_path, 
     tree = store.scan()
     assert {m.path for m in tree.memories} == {KEEP, OTHER, f"{TASKS}/work/status.md"}
     assert next(m for m in tree.memories if m.path == KEEP).critical
+    store.close()
+    again = Store(root, lambda: TODAY).listed()  # the next start: every row written again
+    assert again.notices == ()
+    assert {m.path for m in again.memories} == {m.path for m in tree.memories}
 
 
 def test_the_notice_counts_the_rows(tmp_path, capsys) -> None:

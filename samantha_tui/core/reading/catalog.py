@@ -221,6 +221,9 @@ class Catalog:
         self.connection = connection
         self._notice = notice
         self._unreadable: dict[str, None] = {}
+        self._relist: set[str] = set()
+        """Paths whose list row was unreadable: the scan writes their rows again, even when it
+        takes the record from the catalog, so the next first frame lists them."""
         """The rows found not to hold a record of ours (by path, in the order found): each was
         read again from its file, and all of them are said in one notice."""
         self._resolved = str(root.resolve())
@@ -350,8 +353,10 @@ class Catalog:
             ):
                 memory = None  # a record of other bytes than its row says, or not our row
             if memory is not None:
-                if row[1] != kind.slug or (
-                    (companions or row[7]) and row[7] != _encode("\0".join(companions))
+                if (
+                    row[1] != kind.slug
+                    or ((companions or row[7]) and row[7] != _encode("\0".join(companions)))
+                    or rel in self._relist
                 ):
                     self._writes[rel] = _row(memory, info, trusted=True)
                     self._changed.append(memory)
@@ -403,14 +408,19 @@ class Catalog:
         # the write lock, from the rows as they are.
         connection.execute("BEGIN IMMEDIATE")
         try:
-            present = [
-                _decode(p)
-                for (p,) in connection.execute("SELECT path FROM records")
-                if type(p) is bytes
-            ]
+            present: list[str] = []
+            foreign: list[tuple[object]] = []
+            for (path,) in connection.execute("SELECT path FROM records"):
+                if type(path) is bytes:
+                    present.append(_decode(path))
+                else:  # no scan writes a path that is not a blob, and none matches one
+                    foreign.append((path,))
             removed = tuple(sorted(p for p in present if p not in seen))
             _delete(connection, removed)
-            _delete_foreign(connection)
+            connection.executemany("DELETE FROM records WHERE path = ?", foreign)
+            # The list rows are a few dozen bytes each: looked through whole, as the first
+            # frame reads them at every start.
+            connection.execute("DELETE FROM listed WHERE typeof(path) != 'blob'")
             _insert(connection, writes.values())
             moved = _advance(connection) if removed or writes else None
             if stamped is not None and moved is not None and moved[0] == stamped[0]:
@@ -740,6 +750,7 @@ class Catalog:
             entries, bad = listed_of(rows)
         for rel in bad:
             self._bad_row(rel)
+        self._relist.update(bad)
         by_kind: dict[Kind, list[Listed]] = {kind: [] for kind in Kind}
         for entry in entries:
             by_kind[entry.kind].append(entry)
@@ -908,12 +919,6 @@ def _insert(connection: sqlite3.Connection, rows: Iterable[Row]) -> None:
     if rows:
         connection.executemany(_INSERT, [row[:_WIDTH] for row in rows])
         connection.executemany(_INSERT_LISTED, [(row[0], row[1], *row[_WIDTH:]) for row in rows])
-
-
-def _delete_foreign(connection: sqlite3.Connection) -> None:
-    """Drop the rows whose path is not a blob: no scan writes one, and none matches a path."""
-    connection.execute("DELETE FROM records WHERE typeof(path) != 'blob'")
-    connection.execute("DELETE FROM listed WHERE typeof(path) != 'blob'")
 
 
 def _delete(connection: sqlite3.Connection, paths: Iterable[str]) -> None:

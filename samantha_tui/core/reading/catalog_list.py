@@ -85,7 +85,9 @@ def listed_of(rows: Sequence[tuple]) -> tuple[list[Listed], list[str]]:
         try:
             entries.extend(_entries([row]))
         except Exception:
-            bad.append(decode(row[0]) if type(row[0]) is bytes else "?")
+            path = row[0]
+            # A path stored as text (not as the scan writes it) still names its file.
+            bad.append(decode(path) if type(path) is bytes else str(path))
     return entries, bad
 
 
