@@ -12,7 +12,7 @@ from ..core.reading import subconscious
 from ..core.reading.subconscious import MERGE_COMMAND
 from ..core.views import lifecycle
 from ..core.views.naming import names_of
-from ..core.writing import impact
+from ..core.writing import door, impact
 from ..core.writing.door import apply
 from ..core.writing.store import Store
 from .common import open_store, print_unpatched, tree_argument
@@ -91,11 +91,12 @@ def run_rule(args: argparse.Namespace) -> int:
     for skipped in applied.skipped:
         print(f"skipped: {skipped.describe()}")
     if applied.skipped:
-        # Not a failure: each skipped file holds a change someone made after the plan.
+        # Not a failure: each skipped file holds a change someone made after the plan, or says
+        # what its rule does not allow (the plan may have come from the catalog's records).
         total = len(applied.plan.operations)
         print(
             f"applied: {applied.ran} of {total} operation(s); skipped {len(applied.skipped)} "
-            "whose file changed since the plan was made; their index entries patched"
+            f"{door.skipped_why(applied.skipped)}; their index entries patched"
         )
     else:
         print(f"applied: {applied.ran} operation(s); their index entries patched")

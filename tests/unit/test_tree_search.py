@@ -219,7 +219,7 @@ def test_a_damaged_row_of_a_hit_is_read_from_its_file(tmp_path: Path) -> None:
         found = answer_tree(root, opened, TODAY, "routing", 5)
         assert found.result == expected(root, "routing")[0]
         assert found.records[rel] == {m.path: m for m in expected(root, "routing")[1]}[rel]
-        assert opened.notice is not None and "damaged record" in opened.notice
+        assert opened.notice is not None and "unreadable row" in opened.notice
         # Catalogued anew, as read from the file.
         (body,) = opened.connection.execute(
             "SELECT body FROM records WHERE path = ?", (rel.encode(),)

@@ -42,6 +42,11 @@ class Operation:
     None: no such check (single edits use `expected` and a conflict instead)."""
     title: str | None = None
     """edit: the new text of the body's title heading (None: the body is left alone)."""
+    recheck: str = ""
+    """The curation rule that chose this step (lifecycle.PRUNE, ...), judged again on the file's
+    bytes when the step runs (views/rechecks.py): the plan was made from records the catalog may
+    have given, and a catalog is only a cache. Empty: nothing beyond `seen` is checked (a step
+    the person chose)."""
 
     def describe(self) -> str:
         """One line for a person: what happens to which file."""
@@ -138,6 +143,7 @@ def encode(op: Operation) -> dict[str, Any]:
         "touch_updated": op.touch_updated,
         "seen": op.seen,
         "title": op.title,
+        "recheck": op.recheck,
     }
 
 
@@ -157,6 +163,8 @@ def decode(data: Mapping[str, Any]) -> Operation:
         # A journal written before steps carried it: no check, as then.
         seen=data.get("seen"),
         title=data.get("title"),
+        # A journal written before steps carried it: no rule judged again, as then.
+        recheck=str(data.get("recheck") or ""),
     )
 
 

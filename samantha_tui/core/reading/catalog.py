@@ -38,6 +38,7 @@ from .catalog_codec import decode as _decode
 from .catalog_codec import encode as _encode
 from .catalog_codec import restricted_loads
 from .catalog_list import LIST_COLUMNS, LIST_SCHEMA, LIST_WIDTH, list_values, listed_of
+from .catalog_shape import ORDER, sound_record
 from .catalog_vectors import keep_vectors, read_vectors
 
 CACHE_ENV = "SAMANTHA_TUI_CACHE"
@@ -70,6 +71,8 @@ _now_ns = time.time_ns
 _FROM_SCAN = frozenset({"kind", "path", "companions", "age_days"})
 _STORED = tuple(f.name for f in dataclasses.fields(Memory) if f.name not in _FROM_SCAN)
 _PICKLED = tuple(name for name in _STORED if name != "body")
+if _PICKLED != ORDER:  # a field added to Memory must be judged by catalog_shape too
+    raise ImportError(f"catalog_shape.ORDER {ORDER} is not the record's fields {_PICKLED}")
 _KINDS = {kind.slug: kind for kind in Kind}
 _KIND_ORDER = {kind: position for position, kind in enumerate(Kind)}
 _SCHEMA = (
@@ -218,8 +221,13 @@ class Catalog:
         self.file = file
         """The database on disk; None for an in-memory catalog that is never saved."""
         self.connection = connection
-        self.notice = notice
-        """One line when the database was damaged or locked and was rebuilt or bypassed."""
+        self._notice = notice
+        self._unreadable: dict[str, None] = {}
+        self._relist: set[str] = set()
+        """Paths whose list row was unreadable: the scan writes their rows again, even when it
+        takes the record from the catalog, so the next first frame lists them."""
+        """The rows found not to hold a record of ours (by path, in the order found): each was
+        read again from its file, and all of them are said in one notice."""
         self._resolved = str(root.resolve())
         self._rows: dict[str, Row] | None = None  # loaded at the first read of a scan
         self._writes: dict[str, Row] = {}
@@ -230,6 +238,28 @@ class Catalog:
         self.moved: tuple[int, int] | None = None
         """(before, after): the generations around this catalog's last commit; None when it
         changed no row."""
+
+    @property
+    def notice(self) -> str | None:
+        """One line when the database was damaged or locked and was rebuilt or bypassed, or when
+        rows of it were unreadable and their files were read again."""
+        if self._notice is not None:
+            return self._notice
+        if self._unreadable:
+            return _unreadable_notice(self.file, list(self._unreadable))
+        return None
+
+    @notice.setter
+    def notice(self, value: str | None) -> None:
+        self._notice = value
+
+    def _unread(self, error: sqlite3.Error) -> None:
+        """The rows could not be read at all: said unless something was said before."""
+        self._notice = self._notice or f"The catalog {self.file} could not be read ({error})"
+
+    def _bad_row(self, rel: object) -> None:
+        """A row that does not hold a record of ours: counted for the one notice that says so."""
+        self._unreadable.setdefault(rel if isinstance(rel, str) else _named(rel), None)
 
     # --- opening ---------------------------------------------------------------------------------
 
@@ -317,14 +347,25 @@ class Catalog:
             and row[5] == info.st_ino
         ):
             memory = _memory_of(row, rel, kind, today, companions)
+            if memory is not None and (
+                memory.size != row[2]
+                or memory.digest != row[11]
+                or row[1] not in _KINDS
+                or not _sound_companions(row[7], rel)
+            ):
+                memory = None  # a record of other bytes than its row says, or not our row
             if memory is not None:
-                if row[1] != kind.slug or (
-                    (companions or row[7]) and _decode(row[7]) != "\0".join(companions)
+                if (
+                    row[1] != kind.slug
+                    or ((companions or row[7]) and row[7] != _encode("\0".join(companions)))
+                    or rel in self._relist
                 ):
                     self._writes[rel] = _row(memory, info, trusted=True)
                     self._changed.append(memory)
                 return memory
-            self.notice = self.notice or self._bad_row(rel)
+            self._bad_row(rel)
+        elif row is not None and not _sound_stats(row):
+            self._bad_row(rel)
         return self._read_file(rel, kind, today, companions, info)
 
     def _read_file(
@@ -369,9 +410,19 @@ class Catalog:
         # the write lock, from the rows as they are.
         connection.execute("BEGIN IMMEDIATE")
         try:
-            present = [_decode(p) for (p,) in connection.execute("SELECT path FROM records")]
+            present: list[str] = []
+            foreign: list[tuple[object]] = []
+            for (path,) in connection.execute("SELECT path FROM records"):
+                if type(path) is bytes:
+                    present.append(_decode(path))
+                else:  # no scan writes a path that is not a blob, and none matches one
+                    foreign.append((path,))
             removed = tuple(sorted(p for p in present if p not in seen))
             _delete(connection, removed)
+            connection.executemany("DELETE FROM records WHERE path = ?", foreign)
+            # The list rows are a few dozen bytes each: looked through whole, as the first
+            # frame reads them at every start.
+            connection.execute("DELETE FROM listed WHERE typeof(path) != 'blob'")
             _insert(connection, writes.values())
             moved = _advance(connection) if removed or writes else None
             if stamped is not None and moved is not None and moved[0] == stamped[0]:
@@ -413,20 +464,19 @@ class Catalog:
         return ()
 
     def _load(self) -> dict[str, Row]:
+        rows: dict[str, Row] = {}
         try:
-            rows = {
-                _decode(row[0]): row
-                for row in self.connection.execute(f"SELECT {_COLUMNS} FROM records")
-            }
+            for row in self.connection.execute(f"SELECT {_COLUMNS} FROM records"):
+                if type(row[0]) is bytes:
+                    rows[_decode(row[0])] = row
+                else:  # not a path of ours: its file, if any, is read; the save drops the row
+                    self._bad_row(row[0])
         except sqlite3.Error as error:
             # Damage found in the rows: every file is read, and the save rebuilds the database.
-            self.notice = self.notice or f"The catalog {self.file} could not be read ({error})"
+            self._unread(error)
             rows = {}
         self._rows = rows
         return rows
-
-    def _bad_row(self, rel: str) -> str:
-        return f"The catalog {self.file} held a damaged record of {rel}; it was read from its file"
 
     # --- without a scan --------------------------------------------------------------------------
 
@@ -446,7 +496,9 @@ class Catalog:
             try:
                 kept = self._rows_unless_stamped(stamp)
             except sqlite3.Error as error:
-                self.notice = self.notice or f"The catalog {self.file} could not be read ({error})"
+                self._notice = (
+                    self._notice or f"The catalog {self.file} could not be read ({error})"
+                )
                 return Refreshed(Delta((), ()), in_step=False, moved=None)
             if kept is None:
                 return Refreshed(Delta((), ()), in_step=True, moved=None)
@@ -577,9 +629,9 @@ class Catalog:
             f"SELECT {_COLUMNS} FROM records WHERE path = ?", (_encode(rel),)
         ).fetchone()
         memory = None if row is None else _memory_of(row, rel, kind, today, companions)
-        if memory is not None:
+        if memory is not None and row is not None and row[1] in _KINDS:
             return memory
-        self.notice = self.notice or self._bad_row(rel)
+        self._bad_row(rel)
         return read_memory(self.root, rel, kind, today, companions, info)
 
     def generation(self) -> int:
@@ -592,7 +644,11 @@ class Catalog:
         read without one (a file that could not be read)."""
         with self._lock:
             rows = self.connection.execute("SELECT path, digest FROM records").fetchall()
-        return [(_decode(path), digest) for path, digest in rows]
+        return [
+            (_decode(path), digest if type(digest) is str else "")
+            for path, digest in rows
+            if type(path) is bytes
+        ]
 
     def records(self, paths: Iterable[str] | None, today: dt.date) -> dict[str, Memory]:
         """The records of these paths (None: of every row) as catalogued, with today's age; a
@@ -604,16 +660,24 @@ class Catalog:
         with self._lock, collector_paused():
             for rows in self._record_rows(paths):
                 for path, slug, companions, record, body, checksum in rows:
-                    rel = _decode(path)
-                    kind = _KINDS.get(slug)
-                    if kind is None:
+                    if type(path) is not bytes:
+                        self._bad_row(path)
                         continue
-                    memory = _rebuild(
-                        path, record, body, checksum, rel, kind, today, companions, False
-                    )
+                    rel = _decode(path)
+                    kind = _KINDS.get(slug) if type(slug) is str else None
+                    if kind is None:
+                        # Its kind is the folder it is in, which a scan knows and a row may not.
+                        self._bad_row(rel)
+                        continue
+                    sound = _sound_companions(companions, rel)
+                    memory = None
+                    if sound:
+                        memory = _rebuild(
+                            path, record, body, checksum, rel, kind, today, companions, False
+                        )
                     if memory is None:
-                        self.notice = self.notice or self._bad_row(rel)
-                        listed = tuple(_decode(companions).split("\0")) if companions else ()
+                        self._bad_row(rel)
+                        listed = _companions_of(companions) if sound else ()
                         memory = read_memory(self.root, rel, kind, today, listed)
                         again.append(memory)
                     found[rel] = memory
@@ -645,20 +709,25 @@ class Catalog:
                     "SELECT path, kind, companions, record, body, checksum FROM records"
                 ).fetchall()
             except sqlite3.Error as error:
-                self.notice = self.notice or f"The catalog {self.file} could not be read ({error})"
+                self._notice = (
+                    self._notice or f"The catalog {self.file} could not be read ({error})"
+                )
                 return []
         placed: list[tuple[int, str, Memory]] = []
         with collector_paused():
             for path, slug, companions, record, body, checksum in rows:
-                kind = _KINDS.get(slug)
+                if type(path) is not bytes:
+                    self._bad_row(path)
+                    continue
+                kind = _KINDS.get(slug) if type(slug) is str else None
                 rel = _decode(path)
                 memory = None
-                if kind is not None:
+                if kind is not None and _sound_companions(companions, rel):
                     memory = _rebuild(
                         path, record, body, checksum, rel, kind, today, companions, True
                     )
                 if kind is None or memory is None:
-                    self.notice = self.notice or self._bad_row(rel)
+                    self._bad_row(rel)
                     continue
                 placed.append((_KIND_ORDER[kind], rel, memory))
             placed.sort()
@@ -676,11 +745,14 @@ class Catalog:
                     f"SELECT path, kind, {LIST_COLUMNS} FROM listed ORDER BY path"
                 ).fetchall()
             except sqlite3.Error as error:
-                self.notice = self.notice or f"The catalog {self.file} could not be read ({error})"
+                self._notice = (
+                    self._notice or f"The catalog {self.file} could not be read ({error})"
+                )
                 return []
             entries, bad = listed_of(rows)
-        if bad:
-            self.notice = self.notice or self._bad_row(bad[0])
+        for rel in bad:
+            self._bad_row(rel)
+        self._relist.update(bad)
         by_kind: dict[Kind, list[Listed]] = {kind: [] for kind in Kind}
         for entry in entries:
             by_kind[entry.kind].append(entry)
@@ -694,7 +766,7 @@ class Catalog:
                 rows = self.connection.execute(
                     "SELECT title FROM listed GROUP BY title HAVING count(*) > 1"
                 ).fetchall()
-                return frozenset(_decode(title) for (title,) in rows)
+                return frozenset(_decode(title) for (title,) in rows if type(title) is bytes)
             except (sqlite3.Error, TypeError, ValueError):
                 return None
 
@@ -950,6 +1022,44 @@ def _code(error: sqlite3.Error) -> str:
     return getattr(error, "sqlite_errorname", "") or ""
 
 
+def _named(path: object) -> str:
+    """A row's path for a notice, whatever its type."""
+    return _decode(path) if type(path) is bytes else repr(path)
+
+
+def _unreadable_notice(file: Path | None, paths: list[str]) -> str:
+    """The one line said of every row that was not a record of ours."""
+    where = f"The catalog {file}" if file is not None else "The catalog"
+    if len(paths) == 1:
+        return f"{where} had 1 unreadable row ({paths[0]}); it was read again from its file"
+    return (
+        f"{where} had {len(paths)} unreadable rows ({paths[0]} and {len(paths) - 1} more); "
+        "they were read again from their files"
+    )
+
+
+def _sound_companions(companions: object, rel: str) -> bool:
+    """Whether a row's companions column is as a scan writes it: bytes naming other files."""
+    if type(companions) is not bytes:
+        return False
+    return not companions or rel not in _companions_of(companions)
+
+
+def _companions_of(companions: bytes) -> tuple[str, ...]:
+    return tuple(_decode(companions).split("\0")) if companions else ()
+
+
+def _sound_stats(row: Row) -> bool:
+    """Whether a row's stat columns are numbers and its kind one of ours (a row that merely
+    lags behind its file has them so; one written by someone else may not)."""
+    return (
+        all(type(value) is int for value in row[2:7])
+        and row[2] >= 0
+        and row[1] in _KINDS
+        and _sound_companions(row[7], _decode(row[0]))
+    )
+
+
 def _locked(file: Path | None) -> str:
     return f"The catalog {file} is locked by another process; this scan's records were not saved"
 
@@ -1040,7 +1150,7 @@ def _rebuild(
         if zlib.crc32(body, zlib.crc32(record, zlib.crc32(path))) != checksum:
             return None
         values = restricted_loads(record)
-        if type(values) is not tuple or len(values) != len(_PICKLED):
+        if not sound_record(values):
             return None
         date = values[_DATE_AT]
         problems = values[_PROBLEMS_AT]
@@ -1054,7 +1164,7 @@ def _rebuild(
                     return None
                 problems = values[_PROBLEMS_AT]
         if type(companions) is bytes:
-            companions = tuple(_decode(companions).split("\0")) if companions else ()
+            companions = _companions_of(companions)
         state = dict(zip(_PICKLED, values))  # noqa: B905 (the length is checked above)
         state["frontmatter"] = MappingProxyType(values[_FRONTMATTER_AT])
         state["problems"] = problems

@@ -85,7 +85,9 @@ def listed_of(rows: Sequence[tuple]) -> tuple[list[Listed], list[str]]:
         try:
             entries.extend(_entries([row]))
         except Exception:
-            bad.append(decode(row[0]) if type(row[0]) is bytes else "?")
+            path = row[0]
+            # A path stored as text (not as the scan writes it) still names its file.
+            bad.append(decode(path) if type(path) is bytes else str(path))
     return entries, bad
 
 
@@ -100,7 +102,7 @@ def _entries(rows: Sequence[tuple]) -> list[Listed]:
             None if updated is None else _day(updated),
             _IMPORTANCE[rank],
             None if written is None else decode(written),
-            index(refs),
+            _count(refs),
             _FLAG[critical],
             None if status is None else decode(status),
             _problems(faults) if faults else (),
@@ -121,6 +123,14 @@ def _entries(rows: Sequence[tuple]) -> list[Listed]:
             line,
         ) in rows
     ]
+
+
+def _count(value: object) -> int:
+    # A reference count the reader never makes (negative, or not an integer) is not ours.
+    found = index(value)  # type: ignore[arg-type]
+    if found < 0:
+        raise ValueError("a negative count")
+    return found
 
 
 def _problems(raw: bytes) -> tuple[Problem, ...]:

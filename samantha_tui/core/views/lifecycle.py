@@ -94,20 +94,26 @@ def promotion_reason(memory: Memory) -> str | None:
     return None
 
 
+def prune_reason(memory: Memory) -> str | None:
+    """Why a readable short-term memory goes to the trash, or None; never a critical one."""
+    age = memory.age_days or 0
+    if memory.critical:
+        return None
+    if memory.importance == "low" and age > PRUNE_LOW_AFTER_DAYS:
+        return f"low importance, {age} days old"
+    if age > REVIEW_AFTER_DAYS and promotion_reason(memory) is None:
+        return f"{age} days old and not a promotion candidate"
+    return None
+
+
 def prune(tree: Tree) -> Proposal:
     """Short-term memories to move to the trash; never a critical one."""
     candidates = []
     for memory in _readable(tree.of_kind(Kind.SHORT_TERM)):
-        age = memory.age_days or 0
-        if memory.critical:
+        reason = prune_reason(memory)
+        if reason is None:
             continue
-        if memory.importance == "low" and age > PRUNE_LOW_AFTER_DAYS:
-            reason = f"low importance, {age} days old"
-        elif age > REVIEW_AFTER_DAYS and promotion_reason(memory) is None:
-            reason = f"{age} days old and not a promotion candidate"
-        else:
-            continue
-        operation = Operation("trash", memory.path, reason, seen=memory.digest)
+        operation = Operation("trash", memory.path, reason, seen=memory.digest, recheck=PRUNE)
         candidates.append(Candidate(memory.path, memory.title, reason, (operation,)))
     return Proposal(PRUNE, _merge_warned(tree, candidates))
 
@@ -142,6 +148,7 @@ def promote(tree: Tree, today: dt.date) -> Proposal:
                 target=target,
                 values={"date": today},
                 seen=memory.digest,
+                recheck=PROMOTE,
             ),
             Operation("trash", memory.path, f"promoted to {target}", seen=memory.digest),
         )
@@ -200,7 +207,7 @@ def duplicate_pairs(tree: Tree) -> list[tuple[Memory, Memory, str]]:
     for memory in _readable(tree.memories):
         if memory.kind.is_project_kind:
             continue
-        stems[memory.path] = _MERGE_STAMP.sub("", memory.path.removesuffix(".md"))
+        stems[memory.path] = merge_stem(memory)
         folded = _fold(memory.body)
         for key in (stems[memory.path], f"title:{memory.title.lower()}", f"open:{folded[:160]}"):
             by_key.setdefault((memory.kind, key), []).append(memory)
@@ -214,15 +221,25 @@ def duplicate_pairs(tree: Tree) -> list[tuple[Memory, Memory, str]]:
                 keep, drop = sorted((first, second), key=richness, reverse=True)
                 if drop.critical:
                     continue  # both critical: a person decides, no rule trashes one
-                similarity = fuzz.ratio(_fold(first.body), _fold(second.body))
-                if stems[first.path] == stems[second.path]:
-                    reason = f"merge copy of {keep.name} ({similarity:.0f}% alike)"
-                elif similarity >= SIMILAR_BODIES:
-                    reason = f"near-identical to {keep.name} ({similarity:.0f}% alike)"
-                else:
-                    continue
-                pairs.append((keep, drop, reason))
+                reason = duplicate_reason(keep, drop)
+                if reason is not None:
+                    pairs.append((keep, drop, reason))
     return sorted(pairs, key=lambda p: p[1].path)
+
+
+def duplicate_reason(keep: Memory, drop: Memory) -> str | None:
+    """Why `drop` duplicates `keep` (a merge copy of it, or near-identical), or None."""
+    similarity = fuzz.ratio(_fold(keep.body), _fold(drop.body))
+    if merge_stem(keep) == merge_stem(drop):
+        return f"merge copy of {keep.name} ({similarity:.0f}% alike)"
+    if similarity >= SIMILAR_BODIES:
+        return f"near-identical to {keep.name} ({similarity:.0f}% alike)"
+    return None
+
+
+def merge_stem(memory: Memory) -> str:
+    """The path without `.md` and a merge copy's `_<date>_<time>` stamp."""
+    return _MERGE_STAMP.sub("", memory.path.removesuffix(".md"))
 
 
 def chosen_pairs(tree: Tree) -> list[tuple[Memory, Memory, str]]:
@@ -240,8 +257,11 @@ def chosen_pairs(tree: Tree) -> list[tuple[Memory, Memory, str]]:
 def dedupe(tree: Tree) -> Proposal:
     """Trash the poorer of each duplicate pair (fewer references, topics and words)."""
     candidates = []
-    for _keep, drop, reason in chosen_pairs(tree):
-        operation = Operation("trash", drop.path, reason, seen=drop.digest)
+    for keep, drop, reason in chosen_pairs(tree):
+        # The kept one as target: the rule is judged again on both files when the step runs.
+        operation = Operation(
+            "trash", drop.path, reason, target=keep.path, seen=drop.digest, recheck=DEDUPE
+        )
         candidates.append(Candidate(drop.path, drop.title, reason, (operation,)))
     return Proposal(DEDUPE, _merge_warned(tree, candidates))
 
@@ -290,6 +310,8 @@ def complete(tree: Tree, today: dt.date, projects: Iterable[str] | None = None) 
                 reason,
                 values={"status": "completed", "completed": today},
                 seen=memory.digest,
+                # Chosen by its status: the file must still say so. Named: the person chose.
+                recheck=COMPLETE if named is None else "",
             ),
             # No check of its own: the edit before it checks status.md, and a skipped edit
             # leaves the folder where it is.

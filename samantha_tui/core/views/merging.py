@@ -79,7 +79,14 @@ def merge_plan(keep: Memory, drop: Memory) -> Plan:
         seen=keep.digest or None,
     )
     trash = Operation(
-        "trash", drop.path, f"merged into {keep.name}", target=keep.path, seen=drop.digest or None
+        "trash",
+        drop.path,
+        f"merged into {keep.name}",
+        target=keep.path,
+        seen=drop.digest or None,
+        # Judged again on both files once keep's edit ran: the kept file must hold what the
+        # dropped one's says, whatever the records the plan was made from said.
+        recheck=MERGE,
     )
     return Plan(f"merge {drop.name} into {keep.name}", (edit, trash), rule=MERGE)
 

@@ -66,12 +66,15 @@ class Outcome:
 
 def skipped_notice(skipped: tuple[door.Skipped, ...], shown: int = 3) -> str:
     """`skipped 2 changed since the plan was made: a.md, b.md`: a batch's left-out steps in
-    one line for a notice."""
-    from . import edits
+    one line for a notice; a step its rule refused is named with what its file says."""
+    from . import door, edits
 
-    names = [edits.name_of(s.path) for s in skipped[:shown]]
     more = f" and {len(skipped) - shown} more" if len(skipped) > shown else ""
-    return f"skipped {len(skipped)} changed since the plan was made: {', '.join(names)}{more}"
+    if all(step.by_change for step in skipped):
+        names = [edits.name_of(s.path) for s in skipped[:shown]]
+        return f"skipped {len(skipped)} changed since the plan was made: {', '.join(names)}{more}"
+    said = [door.Skipped(edits.name_of(s.path), s.reason).describe() for s in skipped[:shown]]
+    return f"skipped {len(skipped)}: {'; '.join(said)}{more}"
 
 
 @dataclass(frozen=True)

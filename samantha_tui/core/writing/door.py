@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..basics import progress
-from ..basics.model import Kind, Memory
+from ..basics.json_read import NotRegular, read_regular
+from ..basics.model import Kind, Memory, kind_of_path
 from ..basics.plans import UNDO, Operation, Plan, encode, touched_by
 from ..reading import frontmatter
+from ..reading.reader import MAX_FILE_BYTES, memory_from_bytes
 from ..views.indexes import kinds_affected
 from ..views.indexes.plan import INDEX_JSON, INDEX_MD
 from ..views.indexes.scope import Scope
@@ -51,6 +53,11 @@ class Skipped:
         """`<path> <reason>`, one line for a person."""
         return f"{self.path} {self.reason}"
 
+    @property
+    def by_change(self) -> bool:
+        """Skipped because its file changed (or went) since the plan, not by its rule."""
+        return self.reason.startswith((CHANGED, GONE, AFTER_SKIPPED))
+
 
 class Stale(Exception):
     """A step's file changed (or went) since the plan was made: the step is skipped."""
@@ -63,6 +70,16 @@ class Stale(Exception):
 CHANGED = "changed since the plan was made"
 GONE = "is gone since the plan was made"
 AFTER_SKIPPED = "was left alone: an earlier step on it was skipped"
+
+
+def skipped_why(skipped: Sequence[Skipped]) -> str:
+    """What the skipped steps have in common, after `skipped N`: that their files changed, or
+    (when a rule refused any) that their files no longer allow it."""
+    if all(step.by_change for step in skipped):
+        return "whose file changed since the plan was made"
+    if not any(step.by_change for step in skipped):
+        return "whose file no longer allows it (each said above)"
+    return "whose file changed since the plan was made or no longer allows it (each said above)"
 
 
 @dataclass(frozen=True)
@@ -281,13 +298,44 @@ def _related(first: str, second: str) -> bool:
 
 def stale_reason(store: Store, op: Operation) -> str | None:
     """Why the file of a step no longer holds what the plan saw, or None when it does (or the
-    step carries no such check)."""
+    step carries no such check); for a step that carries its rule, also why the rule does not
+    hold for what the file says (see views/rechecks.py)."""
     if op.seen is None:
         return None
     now = journal.content_digest(store.root / op.path)
     if now is None:
         return GONE
-    return None if now == op.seen else CHANGED
+    if now != op.seen:
+        return CHANGED
+    return broken_rule(store, op) if op.recheck else None
+
+
+def broken_rule(store: Store, op: Operation) -> str | None:
+    """Why the rule that chose `op` does not hold for its file's bytes as they are now; None
+    when it holds. The record the plan was made from may be the catalog's, and the catalog is
+    only a cache: the file is read again and the rule judged on what it says."""
+    from ..views import rechecks
+
+    now = read_now(store, op.path)
+    if now is None or now.digest != op.seen:
+        # Read as another file than the plan saw (a link, or a write since the digest above).
+        return CHANGED
+    return rechecks.broken(op, now, lambda rel: read_now(store, rel))
+
+
+def read_now(store: Store, rel: str) -> Memory | None:
+    """The record of a memory file as its bytes are now; None when it is gone, is not a
+    regular file, or is not in a memory folder."""
+    kind = kind_of_path(rel)
+    if kind is None:
+        return None
+    try:
+        raw = read_regular(store.safe_path(rel), MAX_FILE_BYTES + 1)
+    except (OSError, StoreError, NotRegular):
+        return None
+    if len(raw) > MAX_FILE_BYTES:
+        return None  # the reader does not load its text either
+    return memory_from_bytes(rel, kind, raw, store.today())
 
 
 def _indexes_not_written(
