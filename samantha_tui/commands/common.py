@@ -60,4 +60,4 @@ def print_unpatched(store: Store, plan: Plan) -> None:
 
     paths = [path for op in plan.operations for path in touched_by(op)]
     for line in health.unpatched_after(store.root, paths):
-        print(line)
+        print(visible(line))

@@ -13,6 +13,7 @@ from ..core.reading.reader import MAX_FILE_BYTES
 from ..core.writing.door import apply
 from ..core.writing.store import Store
 from .common import UserError, print_unpatched, tree_option
+from .output import say
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -102,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     edit = Operation("edit", rel, values=values, unset=unset, touch_updated=not args.keep_updated)
     plan = Plan(f"{args.command} {rel}", (edit,), rule=args.command)
     applied = apply(store, plan, reindex=not args.no_index)
-    print(f"{rel}: updated")
+    say(f"{rel}: updated")
     for index in applied.indexes:
         print(f"{index}: entry patched")
     if not args.no_index:

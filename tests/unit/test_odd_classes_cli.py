@@ -286,6 +286,24 @@ def test_odd_names_go_through_every_command(
     assert {entry["file"] for entry in entries} >= {os.fsdecode(raw) for raw in ODD_NAMES.values()}
 
 
+def test_a_line_break_in_a_name_never_splits_a_line_of_output(
+    odd_named: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each name stays on its line, its break shown as `\\n` or `\\r`: a script reading the
+    output line by line (or a person) would otherwise take one file for two."""
+    for name in ("index.json", "index.md"):
+        (odd_named / ST / name).unlink()  # so that `index` lists every name it adds
+    said = ""
+    for command in (*COMMANDS, ("dedupe",), ("prune",), ("trash", "list")):
+        said += run(capsys, *command, "--tree", str(odd_named))[1]
+    said += run(capsys, "set", str(odd_named / odd_rel(ODD_NAMES["newline"])), "critical=true")[1]
+    said += run(capsys, "set", str(odd_named / odd_rel(ODD_NAMES["carriage return"])), "x=1")[1]
+    for shown in ("2026-06-08_new\\nline.md", "2026-06-08_carriage\\rreturn.md"):
+        stem = shown.split("\\")[0]
+        assert said.count(stem) > 0 and said.count(stem) == said.count(shown), said
+    assert "\r" not in said
+
+
 @pytest.mark.parametrize("raw", ODD_NAMES.values(), ids=ODD_NAMES.keys())
 def test_an_odd_name_is_edited_and_both_indexes_follow(
     odd_named: Path, capsys: pytest.CaptureFixture[str], raw: bytes
