@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..basics.digest import digest_bytes
 from ..basics.errors import StoreError
-from ..basics.json_read import NotRegular, kind_of, read_regular, sha256_of_regular
+from ..basics.json_read import NotRegular, kind_of, sha256_of_regular
 from ..reading import known_files
 from . import name_swap
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import bisect
-import os
 import dataclasses
 import datetime as dt
+import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path

@@ -5,7 +5,8 @@ it is written as the escape `\\udcff`, as json.dumps writes it: samantha-llm's j
 back to the very same str, and opening that path gives the file. index.md is UTF-8 for people:
 there the byte is written as `\\xff`, and read back to the surrogate when lines are matched to
 their memories. A line break in a name (`\\n`, `\\r`) would split its index.md line in two, so
-there it is written as that escape too, and read back the same way.
+there it is written as that escape too; and a backslash of the name itself as `\\\\`, so that a
+name holding the text `\\n` or `\\xff` is never read back as another name.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from __future__ import annotations
 import re
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_SHOWN_BYTE = re.compile(r"\\x([89a-f][0-9a-f])|\\([nr])")
-_LINE_BREAK = re.compile("[\n\r]")
+_SHOWN = re.compile(r"\\(?:x([89a-f][0-9a-f])|([nr\\]))")
+_ESCAPED = re.compile("[\n\r\\\\]")
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\\": "\\\\"}
+_UNESCAPES = {"n": "\n", "r": "\r", "\\": "\\"}
 
 
 def markdown_bytes(text: str) -> bytes:
@@ -33,10 +36,11 @@ def _shown(match: re.Match[str]) -> str:
 
 
 def markdown_file(name: str) -> str:
-    """A file name for its index.md line: each line break in it written as `\\n` or `\\r`."""
-    if "\n" not in name and "\r" not in name:
+    """A file name for its index.md line: a line break written as `\\n` or `\\r`, a backslash
+    as `\\\\` (a byte that is not UTF-8 becomes `\\xNN` when the whole text is encoded)."""
+    if "\n" not in name and "\r" not in name and "\\" not in name:
         return name
-    return _LINE_BREAK.sub(lambda m: "\\n" if m.group() == "\n" else "\\r", name)
+    return _ESCAPED.sub(lambda m: _ESCAPES[m.group()], name)
 
 
 def markdown_name(raw: bytes) -> str:
@@ -44,13 +48,13 @@ def markdown_name(raw: bytes) -> str:
     text = raw.decode("utf-8", "replace")
     if "\\" not in text:
         return text
-    return _SHOWN_BYTE.sub(_name_character, text)
+    return _SHOWN.sub(_name_character, text)
 
 
 def _name_character(match: re.Match[str]) -> str:
     if match.group(1) is not None:
         return chr(0xDC00 + int(match.group(1), 16))
-    return "\n" if match.group(2) == "n" else "\r"
+    return _UNESCAPES[match.group(2)]
 
 
 def json_escaped(text: str) -> str:
