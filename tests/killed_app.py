@@ -15,6 +15,7 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import textual.constants
@@ -44,20 +45,20 @@ class Killer:
             if self.armed and self.kill:
                 os._exit(KILLED)
 
-        journal.Writer.done = done  # type: ignore[method-assign]
+        journal.Writer.done = done  # type: ignore[method-assign]  # the hook, in this child only
 
     def arm(self, root: Path, snapshot: Path) -> None:
         shutil.copytree(root, snapshot, symlinks=True)
         self.armed = True
 
 
-async def confirm(pilot: object, key: str) -> None:
-    app = pilot.app  # type: ignore[attr-defined]
-    await pilot.press(key)  # type: ignore[attr-defined]
-    await pilot.pause()  # type: ignore[attr-defined]
-    assert isinstance(app.screen, ConfirmScreen), f"{key} asked nothing"
-    await pilot.press("y")  # type: ignore[attr-defined]
-    await waiting.settle(pilot)  # type: ignore[arg-type]
+async def confirm(pilot: Any, key: str) -> None:
+    """Press `key`, which must ask, and answer yes."""
+    await pilot.press(key)
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, ConfirmScreen), f"{key} asked nothing"
+    await pilot.press("y")
+    await waiting.settle(pilot)
 
 
 async def run(root: Path, scenario: str, snapshot: Path, killer: Killer) -> None:
