@@ -9,7 +9,7 @@ from ..core.basics.model import short_path
 from ..core.views.bootstrap import BootstrapPlan, PlanItem, Signals, Tier, plan
 from ..core.views.bootstrap_markdown import DISAGREES
 from .common import open_store, tree_argument
-from .output import print_json
+from .output import print_json, say
 
 _HEADINGS = {
     Tier.CRITICAL: "Critical memories (every session)",
@@ -161,5 +161,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(as_dict(result))
     else:
-        print("\n".join(render(result)))
+        for line in render(result):
+            say(line)
     return 0

@@ -15,7 +15,7 @@ from ..core.basics.model import Problem, Severity
 from ..core.views.indexes.health import json_problems
 from ..core.writing import journal
 from .common import EXIT_PROBLEMS, open_store, tree_argument
-from .output import print_json
+from .output import print_json, say
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         for problem in problems:
             prefix = "warning: " if problem.severity is Severity.WARNING else ""
             where = f"{problem.path}:{problem.line}" if problem.line else problem.path
-            print(f"{where}: {prefix}{problem.message}")
+            say(f"{where}: {prefix}{problem.message}")
         summary = f"{len(tree.memories)} memories, {len(errors)} problems"
         if len(problems) > len(errors):
             summary += f", {len(problems) - len(errors)} warnings"

@@ -66,6 +66,6 @@ def print_unpatched(store: Store, plan: Plan) -> None:
 
     paths = [path for op in plan.operations for path in touched_by(op)]
     for line in health.unpatched_after(store.root, paths):
-        print(line)
+        print(visible(line))
     for line in held_back.notes(m for path in paths if (m := store.get(path)) is not None):
-        print(f"note: {line}")
+        print(f"note: {visible(line)}")

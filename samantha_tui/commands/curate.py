@@ -16,7 +16,7 @@ from ..core.writing import door, impact
 from ..core.writing.door import apply
 from ..core.writing.store import Store
 from .common import open_store, print_unpatched, tree_argument
-from .output import print_json
+from .output import print_json, say
 
 RULES = {
     "prune": "move stale short-term memories to the trash",
@@ -76,12 +76,12 @@ def run_rule(args: argparse.Namespace) -> int:
         print(f"{proposal.name}: nothing to do")
         return 0
     for candidate in proposal.candidates:
-        print(f"{candidate.path}  ({candidate.reason})")
+        say(f"{candidate.path}  ({candidate.reason})")
         for operation in candidate.operations:
-            print(f"    {operation.describe()}")
+            say(f"    {operation.describe()}")
         alone = Plan(candidate.path, candidate.operations, rule=proposal.name)
         for line in impact.also_goes_lines(alone, store.tree):
-            print(f"    {line}")
+            say(f"    {line}")
     if not args.yes:
         print(f"{len(proposal.candidates)} candidate(s); run again with --yes to apply")
         return 0
@@ -89,7 +89,7 @@ def run_rule(args: argparse.Namespace) -> int:
     if applied.finished_first:
         print(applied.finished_first)
     for skipped in applied.skipped:
-        print(f"skipped: {skipped.describe()}")
+        say(f"skipped: {skipped.describe()}")
     if applied.skipped:
         # Not a failure: each skipped file holds a change someone made after the plan, or says
         # what its rule does not allow (the plan may have come from the catalog's records).
@@ -152,11 +152,11 @@ def run_review(args: argparse.Namespace) -> int:
     for proposal in proposals:
         print(f"{proposal.name} ({len(proposal.candidates)})")
         for candidate in proposal.candidates:
-            print(f"  {candidate.path}  ({candidate.reason})")
+            say(f"  {candidate.path}  ({candidate.reason})")
     print(f"sessions awaiting merge ({len(merges)}; `{MERGE_COMMAND}` brings them in)")
     for merge in merges:
         count = len(merge.session.memory_files)
-        print(f"  {merge.session.path}  ({count} {'memory' if count == 1 else 'memories'})")
+        say(f"  {merge.session.path}  ({count} {'memory' if count == 1 else 'memories'})")
         for line in subconscious.explain(merge):
             print(f"    {line}")
     return 0

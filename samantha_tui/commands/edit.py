@@ -9,9 +9,11 @@ from typing import Any
 from ..core.basics.plans import Operation, Plan
 from ..core.reading import frontmatter
 from ..core.reading.locate import find_root, root_for_file
+from ..core.reading.reader import MAX_FILE_BYTES
 from ..core.writing.door import apply
 from ..core.writing.store import Store
 from .common import UserError, print_unpatched, tree_option
+from .output import say
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -87,15 +89,23 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"unset takes key names, not {bad[0]!r}")
         values, unset = {}, tuple(args.pairs)
     store.scan()
-    if store.get(rel) is None:
+    known = store.get(rel)
+    if known is None:
         raise UserError(f"{args.file} is not a memory samantha-tui lists; nothing was written")
+    if known.size > MAX_FILE_BYTES:
+        # Refused before the change's journal keeps a copy of the file's bytes (and before
+        # they are read at all): the reader never loaded its text, so there is nothing to edit.
+        raise UserError(
+            f"{rel} is {known.size / (1024 * 1024):.1f} MB, over the 5 MB limit of what "
+            "samantha-tui reads; it edits nothing that large, nothing was written"
+        )
     # The same door as the app: the edit, then its entries patched in the indexes (journaled).
     edit = Operation("edit", rel, values=values, unset=unset, touch_updated=not args.keep_updated)
     plan = Plan(f"{args.command} {rel}", (edit,), rule=args.command)
     applied = apply(store, plan, reindex=not args.no_index)
     if applied.finished_first:
-        print(applied.finished_first)
-    print(f"{rel}: updated")
+        say(applied.finished_first)
+    say(f"{rel}: updated")
     for index in applied.indexes:
         print(f"{index}: entry patched")
     if not args.no_index:

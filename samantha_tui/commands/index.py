@@ -12,6 +12,7 @@ from ..core.views.indexes.index_only import removed_entries
 from ..core.writing.curator import Curator
 from ..core.writing.door import apply
 from .common import EXIT_PROBLEMS, open_store, tree_argument
+from .output import say
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -41,15 +42,16 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         report = drift(store.tree, store.root, store.today())
         for line in report.lines():
-            print(line)
+            say(line)
         return EXIT_PROBLEMS if report.drifted else 0
     plan = Curator(store).index_plan(remove_stale=args.remove_stale)
     for op in plan.operations:
-        print(f"{op.path}:")
-        for change in op.reason.splitlines():
-            print(f"  {change}")
+        say(f"{op.path}:")
+        # Split on newlines only: a carriage return in a file name is not a line of its own.
+        for change in op.reason.split("\n"):
+            say(f"  {change}")
     for note in unindexed(store.tree):
-        print(f"note: {note}")
+        say(f"note: {note}")
     if not plan:
         print("indexes are up to date")
         return 0

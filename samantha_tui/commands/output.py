@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-from ..core.basics.visible import visible_lines
+from ..core.basics.visible import visible, visible_lines
 
 
 class VisibleStream:
@@ -45,6 +45,13 @@ def visible_output() -> Iterator[None]:
         yield
     finally:
         sys.stdout, sys.stderr = saved
+
+
+def say(line: str) -> None:
+    """Print one line whatever it holds: a newline or carriage return in a file name or title
+    shows as `\\n` or `\\r` instead of splitting the line (the stream keeps line breaks, since
+    it cannot tell a name's break from the command's own)."""
+    print(visible(line))
 
 
 def print_json(payload: Any, **options: Any) -> None:

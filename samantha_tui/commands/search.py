@@ -17,7 +17,7 @@ from ..core.views.other_files import OtherFound, search_other_files
 from ..core.views.query import QueryError, parse
 from ..core.views.tree_search import answer_tree
 from .common import UserError, locate, tree_option
-from .output import print_json
+from .output import print_json, say
 
 DEFAULT_LIMIT = 20
 OTHER_FILES = "In other Markdown files samantha-llm's search reads (not memories):"
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         memory = memories[hit.path]
         date = _date(memory) or "-"
         name = names.shown(memory)  # a session's by its distinguishing line, date kept
-        print(f"{hit.score:5.1f}  {memory.kind.slug:<15}  {date:<10}  {name}  ({hit.path})")
+        say(f"{hit.score:5.1f}  {memory.kind.slug:<15}  {date:<10}  {name}  ({hit.path})")
     print(f"{len(result.hits)} of {result.total}")
     _print_other_files(others)
     return 0

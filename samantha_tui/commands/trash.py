@@ -8,6 +8,7 @@ import sys
 from ..core.writing import door, edits, journal, leftover, trash, tree_lock
 from ..core.writing.store import Store
 from .common import EXIT_PROBLEMS, UserError, open_store, tree_option
+from .output import say
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         elif args.trash_command == "restore":
             entry = trash.find(store.root, args.id)
             door.apply(store, edits.restore(entry))
-            print(f"restored {entry.path}")
+            say(f"restored {entry.path}")
         else:
             removed = store.empty_trash(args.older_than)
             print(f"deleted {len(removed)} item(s) trashed more than {args.older_than} days ago")
@@ -60,7 +61,7 @@ def list_trash(store: Store) -> int:
     """Print what can be restored; report damaged entries on stderr and exit 1 when there are."""
     found = store.trash_listing()
     for entry in found.entries:
-        print(f"{entry.id}  {entry.trashed_at:%Y-%m-%d %H:%M}  {entry.path}")
+        say(f"{entry.id}  {entry.trashed_at:%Y-%m-%d %H:%M}  {entry.path}")
     for damaged in found.damaged:
         print(f"samantha-tui: trash entry {damaged.id}: {damaged.reason}", file=sys.stderr)
     if found.problem:

@@ -9,6 +9,7 @@ other broken file, at any depth of the caller's own stack.
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import stat
@@ -86,13 +87,8 @@ def read_regular(path: str | os.PathLike[str], limit: int | None = None) -> byte
     Opened without blocking, then checked with fstat before any read, so a named pipe or a
     device put where a file was expected raises NotRegular instead of hanging the program.
     """
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    fd, info = _open_regular(path)
     try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-        if not stat.S_ISREG(info.st_mode):
-            raise NotRegular(f"not a regular file ({kind_of(info.st_mode)})")
         chunks: list[bytes] = []
         left = limit
         # Sized by fstat (one byte more, to see the end at once): a small file takes one read.
@@ -106,6 +102,39 @@ def read_regular(path: str | os.PathLike[str], limit: int | None = None) -> byte
                 left -= len(chunk)
             size = 1 << 16  # it grew while being read
         return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _open_regular(path: str | os.PathLike[str]) -> tuple[int, os.stat_result]:
+    """A descriptor open for reading, and its fstat, once fstat says it is a regular file."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegular(f"not a regular file ({kind_of(info.st_mode)})")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info
+
+
+PIECE = 1 << 20
+"""How much of a file a digest holds at once."""
+
+
+def sha256_of_regular(path: str | os.PathLike[str]) -> str:
+    """The sha256 (hex) of a regular file's bytes, read a piece at a time: a 100 MB memory is
+    summed in a megabyte of memory, where reading it whole held all of it (trash, restore and
+    recovery take the digest of every file they move)."""
+    fd, _ = _open_regular(path)
+    try:
+        summed = hashlib.sha256()
+        while piece := os.read(fd, PIECE):
+            summed.update(piece)
+        return summed.hexdigest()
     finally:
         os.close(fd)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..basics.digest import digest_bytes
 from ..basics.errors import StoreError
-from ..basics.json_read import NotRegular, kind_of, read_regular
+from ..basics.json_read import NotRegular, kind_of, sha256_of_regular
 from ..reading import known_files
 from . import name_swap
 
@@ -72,7 +72,7 @@ def digest_of(path: Path) -> str | None:
     which could wait forever: its digest stands for its type, so it never matches a file's.
     """
     try:
-        return digest_bytes(read_regular(path))
+        return sha256_of_regular(path)
     except FileNotFoundError:
         return None
     except NotRegular:

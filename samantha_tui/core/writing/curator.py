@@ -44,7 +44,10 @@ def index_operation(update: IndexUpdate) -> plans.Operation:
     """One index file's planned bytes as an operation: refused if the file changed since."""
     from ..basics import plans
 
-    reason = "\n".join(update.changes)
+    # One change a line: a line break inside one (a file name holding it) is written as its escape.
+    reason = "\n".join(
+        change.replace("\n", "\\n").replace("\r", "\\r") for change in update.changes
+    )
     expected = digest_bytes(update.old) if update.old is not None else None
     return plans.Operation("index", update.path, reason, data=update.new, expected=expected)
 

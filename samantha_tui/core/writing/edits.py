@@ -119,7 +119,12 @@ def edit_fields(
 
 def delete(memories: Iterable[Memory]) -> Plan:
     """Move memories to the trash (a project's status.md takes its whole folder)."""
-    ops = tuple(Operation("trash", m.path, "deleted by you", seen=m.digest) for m in memories)
+    # A record whose bytes were never read (over the size limit, unreadable) has no digest to
+    # compare: without one, its step is not called changed since the plan (the trash keeps the
+    # file whole, whatever it holds).
+    ops = tuple(
+        Operation("trash", m.path, "deleted by you", seen=m.digest or None) for m in memories
+    )
     first = name_of(ops[0].path) if ops else "nothing"
     more = f" and {len(ops) - 1} more" if len(ops) > 1 else ""
     return Plan(f"{first}{more} moved to the trash", ops, rule=TRASH)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import datetime as dt
+import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,7 @@ from ..basics.json_read import read_regular
 from ..basics.model import Kind, Listed, Memory, Problem, Tree, kind_of_path
 from ..reading import frontmatter, heading
 from ..reading.catalog import Catalog
-from ..reading.reader import memory_from_bytes, outside_root, read_memory
+from ..reading.reader import MAX_FILE_BYTES, memory_from_bytes, outside_root, read_memory
 from ..reading.scan import (
     PENDING_DIR,
     SUBCONSCIOUS,
@@ -363,6 +364,7 @@ class Store:
         if touch_updated and "updated" not in set_values and "updated" not in unset:
             set_values["updated"] = self._today()
         path = self.safe_path(rel)
+        self._refuse_too_big(path, rel)
         raw = self._read(path, rel)
         if expected_digest is None and (known := self.get(rel)) is not None:
             expected_digest = known.digest
@@ -421,6 +423,20 @@ class Store:
             raise ConflictError(rel) from None
         except OSError as error:
             raise failure("write", rel, error, "it is unchanged") from None
+
+    @staticmethod
+    def _refuse_too_big(path: Path, rel: str) -> None:
+        """A file the reader does not load is not edited: reading it whole to change one key
+        would hold it in memory several times over, and its record has no digest to compare."""
+        try:
+            size = os.stat(path).st_size
+        except OSError:
+            return  # _read says why, in its own words
+        if size > MAX_FILE_BYTES:
+            raise StoreError(
+                f"{rel} is {size / (1024 * 1024):.1f} MB, over the 5 MB limit of what "
+                "samantha-tui reads; it edits nothing that large, nothing was written"
+            )
 
     def _read(self, path: Path, rel: str) -> bytes:
         try:

@@ -7,7 +7,7 @@ from typing import Any
 
 from ...basics.model import Kind
 from .jsonfmt import SharedEntry
-from .odd_names import markdown_bytes
+from .odd_names import markdown_bytes, markdown_file
 from .sections import Built, entries
 
 NONE = "None."
@@ -18,6 +18,11 @@ def _text(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(str(item) for item in value)
     return "" if value is None else str(value)
+
+
+def _file(value: Any) -> str:
+    """A file name on its one line: a line break in it written as `\\n` or `\\r`."""
+    return markdown_file(_text(value))
 
 
 def memory_line(entry: Mapping[str, Any], refs: bool = False) -> str:
@@ -33,7 +38,7 @@ def memory_line(entry: Mapping[str, Any], refs: bool = False) -> str:
 
 def _memory_line(entry: Mapping[str, Any], refs: bool) -> str:
     summary = _text(entry.get("summary")) or _text(entry.get("title"))
-    line = f"- `{_text(entry.get('file'))}` - {summary}"
+    line = f"- `{_file(entry.get('file'))}` - {summary}"
     line += (
         f" [topics: {_text(entry.get('topics'))}] [importance: {_text(entry.get('importance'))}]"
     )
@@ -64,7 +69,7 @@ def _topics(groups: Mapping[str, Any], full: bool) -> list[str]:
             lines += [block, ""]
             continue
         items = entries(groups[topic])
-        listed = [memory_line(e) if full else f"- `{_text(e.get('file'))}`" for e in items]
+        listed = [memory_line(e) if full else f"- `{_file(e.get('file'))}`" for e in items]
         lines += [f"### {topic}", "", *listed, ""]
     return lines
 
@@ -82,7 +87,7 @@ def _file_block(topic: str, items: Any) -> str | None:
     # The entry keeps the list alive, so its id cannot name another list meanwhile.
     if cached is not None and cached[0] == topic and cached[1] is items:
         return cached[2]
-    listed = [f"- `{_text(e.get('file'))}`" for e in entries(items)]
+    listed = [f"- `{_file(e.get('file'))}`" for e in entries(items)]
     if not listed:
         return None  # an empty group's blank lines are trimmed at the end of the file
     block = "\n".join([f"### {topic}", "", *listed])
@@ -128,7 +133,7 @@ def _project(entry: Mapping[str, Any]) -> list[str]:
             lines.append(f"**{label}**: {_text(entry[key])}")
     files = entry.get("files")
     if isinstance(files, list) and files:
-        lines.append("**Files**: " + ", ".join(f"`{file}`" for file in files))
+        lines.append("**Files**: " + ", ".join(f"`{_file(file)}`" for file in files))
     return [*lines, ""]
 
 
@@ -170,7 +175,7 @@ def _procedural(built: Built) -> list[str]:
     lines = _header("Procedural Memory Index", data, "Total Runbooks", data.get("total_runbooks"))
     body: list[str] = []
     for entry in entries(data.get("runbooks")):
-        body += [f"### {_text(entry.get('domain'))}", f"**File**: `{_text(entry.get('file'))}`"]
+        body += [f"### {_text(entry.get('domain'))}", f"**File**: `{_file(entry.get('file'))}`"]
         if entry.get("summary"):
             body.append(f"**Summary**: {_text(entry['summary'])}")
         body.append(f"**Confidence**: {_text(entry.get('confidence')) or 'unknown'}")

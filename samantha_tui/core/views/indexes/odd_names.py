@@ -4,7 +4,9 @@ Python holds such a byte as a lone surrogate (U+DC80-U+DCFF, "surrogateescape").
 it is written as the escape `\\udcff`, as json.dumps writes it: samantha-llm's json.load reads it
 back to the very same str, and opening that path gives the file. index.md is UTF-8 for people:
 there the byte is written as `\\xff`, and read back to the surrogate when lines are matched to
-their memories.
+their memories. A line break in a name (`\\n`, `\\r`) would split its index.md line in two, so
+there it is written as that escape too; and a backslash of the name itself as `\\\\`, so that a
+name holding the text `\\n` or `\\xff` is never read back as another name.
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ from __future__ import annotations
 import re
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_SHOWN_BYTE = re.compile(r"\\x([89a-f][0-9a-f])")
+_SHOWN = re.compile(r"\\(?:x([89a-f][0-9a-f])|([nr\\]))")
+_ESCAPED = re.compile("[\n\r\\\\]")
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\\": "\\\\"}
+_UNESCAPES = {"n": "\n", "r": "\r", "\\": "\\"}
 
 
 def markdown_bytes(text: str) -> bytes:
@@ -30,12 +35,26 @@ def _shown(match: re.Match[str]) -> str:
     return f"\\u{code:04x}"
 
 
+def markdown_file(name: str) -> str:
+    """A file name for its index.md line: a line break written as `\\n` or `\\r`, a backslash
+    as `\\\\` (a byte that is not UTF-8 becomes `\\xNN` when the whole text is encoded)."""
+    if "\n" not in name and "\r" not in name and "\\" not in name:
+        return name
+    return _ESCAPED.sub(lambda m: _ESCAPES[m.group()], name)
+
+
 def markdown_name(raw: bytes) -> str:
     """A file name as an index.md line writes it, back to the name on disk."""
     text = raw.decode("utf-8", "replace")
-    if "\\x" not in text:
+    if "\\" not in text:
         return text
-    return _SHOWN_BYTE.sub(lambda m: chr(0xDC00 + int(m.group(1), 16)), text)
+    return _SHOWN.sub(_name_character, text)
+
+
+def _name_character(match: re.Match[str]) -> str:
+    if match.group(1) is not None:
+        return chr(0xDC00 + int(match.group(1), 16))
+    return _UNESCAPES[match.group(2)]
 
 
 def json_escaped(text: str) -> str:
