@@ -84,7 +84,7 @@ async def test_the_demo_numbers_and_following_changes(demo_root: Path) -> None:
         assert "13 prune candidates" in shown(screen, "#stats-curation")
         assert "14 promotion candidates" in shown(screen, "#stats-curation")
         drift = shown(screen, "#stats-drift")
-        assert "5 kinds drifted" in drift and "13 missing · 12 gone · 62 disagreeing" in drift
+        assert "5 kinds drifted" in drift and "13 missing · 13 gone · 61 disagreeing" in drift
         assert screen.query_one("#stats-topics").border_title == "Top topics"
         assert screen.query_one("#stats-body").max_scroll_y == 0, "fits 120x34 unscrolled"
 
