@@ -11,7 +11,6 @@ from .entries import PROJECT, entry_key, project_entry, readable
 from .merge import merge_entry, merge_root, ordered
 from .sections import PROJECT_LISTS, Built, EntryKey, entries, first_by_key, listed_in
 
-
 DONE_MARK = "✅"
 """What samantha-llm's project analyzer appends to a project's status when it finds the work
 complete ("Phase 2 - API done ✅"): its `projects status` shows a status as it is written."""
