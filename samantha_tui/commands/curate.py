@@ -12,7 +12,7 @@ from ..core.reading import subconscious
 from ..core.reading.subconscious import MERGE_COMMAND
 from ..core.views import lifecycle
 from ..core.views.naming import names_of
-from ..core.writing import door, impact
+from ..core.writing import door, impact, leftover
 from ..core.writing.door import apply
 from ..core.writing.store import Store
 from .common import open_store, print_unpatched, tree_argument
@@ -85,7 +85,7 @@ def run_rule(args: argparse.Namespace) -> int:
     if not args.yes:
         print(f"{len(proposal.candidates)} candidate(s); run again with --yes to apply")
         return 0
-    applied = apply(store, plan)
+    applied = apply(store, plan, finish_first=leftover.finish_if_only_indexes)
     if applied.finished_first:
         print(applied.finished_first)
     for skipped in applied.skipped:

@@ -10,6 +10,7 @@ from ..core.basics.plans import Operation, Plan
 from ..core.reading import frontmatter
 from ..core.reading.locate import find_root, root_for_file
 from ..core.reading.reader import MAX_FILE_BYTES
+from ..core.writing import leftover
 from ..core.writing.door import apply
 from ..core.writing.store import Store
 from .common import UserError, print_unpatched, tree_option
@@ -102,7 +103,9 @@ def run(args: argparse.Namespace) -> int:
     # The same door as the app: the edit, then its entries patched in the indexes (journaled).
     edit = Operation("edit", rel, values=values, unset=unset, touch_updated=not args.keep_updated)
     plan = Plan(f"{args.command} {rel}", (edit,), rule=args.command)
-    applied = apply(store, plan, reindex=not args.no_index)
+    applied = apply(
+        store, plan, reindex=not args.no_index, finish_first=leftover.finish_if_only_indexes
+    )
     if applied.finished_first:
         say(applied.finished_first)
     say(f"{rel}: updated")

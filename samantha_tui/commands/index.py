@@ -9,6 +9,7 @@ import argparse
 
 from ..core.views.indexes import drift, unindexed
 from ..core.views.indexes.index_only import removed_entries
+from ..core.writing import leftover
 from ..core.writing.curator import Curator
 from ..core.writing.door import apply
 from .common import EXIT_PROBLEMS, open_store, tree_argument
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     # One batch through the store's door: journaled, each file refused if it changed meanwhile.
-    apply(store, plan, reindex=False)
+    apply(store, plan, reindex=False, finish_first=leftover.finish_if_only_indexes)
     if args.remove_stale:
         print(f"{_entries(removed_entries(plan))} known only to the index removed")
     print(f"{len(plan.operations)} index files rewritten")

@@ -522,7 +522,7 @@ class Curator:
     def _through_door(self, plan: plans.Plan, step: _IndexStep) -> door.Applied:
         """`plan` through the one door (plan.apply), its index patch being `step` (none while
         automatic indexes are off): an index failure is told in the result, not raised."""
-        from . import door
+        from . import door, leftover
 
         return door.apply(
             self.store,
@@ -531,6 +531,7 @@ class Curator:
             indexes=step,
             also_journal=step.put_back_kinds,
             report_index_error=True,
+            finish_first=leftover.finish_if_only_indexes,
         )
 
     def _after(

@@ -28,7 +28,7 @@ from ..reading.reader import MAX_FILE_BYTES, memory_from_bytes
 from ..views.indexes import kinds_affected
 from ..views.indexes.plan import INDEX_JSON, INDEX_MD
 from ..views.indexes.scope import Scope
-from . import index_retry, journal, leftover, preflight, trash
+from . import index_retry, journal, preflight, trash
 from .atomic import ConflictError, StoreError, digest_bytes, failure
 from .index_writes import regenerate
 from .project_index import set_project_fields
@@ -122,6 +122,7 @@ def apply(
     indexes: IndexStep | None = None,
     also_journal: Iterable[Kind] = (),
     report_index_error: bool = False,
+    finish_first: Callable[[Store], str | None] | None = None,
 ) -> Applied:
     """Apply every operation or none (on a failure, undo what was done and raise), then patch
     the indexes of the kinds it touched: the one door every change goes through.
@@ -135,9 +136,13 @@ def apply(
     files of `also_journal`'s kinds are journaled too (a step that puts some back). A failure
     to patch them raises, leaving the journal for `recover`, unless `report_index_error`: then
     the journal is closed and the reason is in the result (drift shows what lags behind).
+
+    `finish_first` (the callers' `leftover.finish_if_only_indexes`) finishes a journal left with
+    only its index files to write, under this lock, before this change; the door cannot call it
+    itself, as finishing is recovery's work and recovery runs steps through this module.
     """
     # A journal left with only its index files to write is finished now; any other refuses.
-    finished_first = leftover.finish_if_only_indexes(store)
+    finished_first = finish_first(store) if finish_first is not None else None
     journal.refuse_if_pending(store.root)
     # Before the journal's folder is made: making it must never bring back a vanished tree.
     store.check_root()

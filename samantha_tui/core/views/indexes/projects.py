@@ -75,12 +75,12 @@ def build_current_tasks(
         name = entry_key(kind, m)
         status = m.status or "active"
         target = {"blocked": "blocked", "completed": "recently_completed"}.get(status, "active")
-        entry = merge_entry(project_entry(kind, m, "active"), previous.get(name), PROJECT)
+        merged = merge_entry(project_entry(kind, m, "active"), previous.get(name), PROJECT)
         if target == "recently_completed":
             # Its hand-written phase text was kept: left as it was, `projects status` would
             # show a finished project as still in progress.
-            entry = _completed(entry, previous.get(name))
-        lists[target][name] = entry
+            merged = _completed(merged, previous.get(name))
+        lists[target][name] = merged
     for m in bad:
         # An unreadable status.md must not cost the project its hand-written entry.
         name = entry_key(kind, m)
