@@ -6,10 +6,11 @@
 Writes a samantha-llm-like tree (bench/samantha_llm_like.py) and a copy of it on which the
 samantha-tui CLI acts as a person would (`index`; `set` on a session memory, a runbook and a
 project; `critical=true` on a memory), each command in its own process. Then, on each of the two
-trees, in a scratch folder, runs samantha-llm's own code: `projects status`, its merge of the
-staged sessions, and its worker's finalize of one new session. Prints what samantha-llm saw
-differently on the acted-on tree, beyond what the acts themselves changed; exit 1 when anything
-was. Its code is run, never copied; nothing here runs inside the tree.
+trees, in a scratch folder, runs samantha-llm's own code: `projects status`, `projects review`
+(every update applied), its merge of the staged sessions, and its worker's finalize of one new
+session. Prints what samantha-llm saw differently on the acted-on tree, beyond what the acts
+themselves changed; exit 1 when anything was. Its code is run, never copied; nothing here runs
+inside the tree.
 """
 
 from __future__ import annotations
@@ -74,13 +75,16 @@ def act(root: Path, scratch: Path) -> list[str]:
     return said
 
 
-def _projects_status(sllm: Path, root: Path, home: Path) -> str:
+def _projects(sllm: Path, root: Path, home: Path, command: str, answers: str = "") -> str:
+    """samantha-llm's `projects <command>` on `root` (its config in a scratch HOME), `answers`
+    typed at its prompts."""
     config = home / ".config" / "samantha-llm"
     config.mkdir(parents=True, exist_ok=True)
     (config / "config.json").write_text(json.dumps({"repo_path": str(root)}))
     done = subprocess.run(
-        [sys.executable, str(sllm / "samantha-llm"), "projects", "status"],
+        [sys.executable, str(sllm / "samantha-llm"), "projects", command],
         env={**os.environ, "HOME": str(home)},
+        input=answers,
         capture_output=True,
         text=True,
         check=False,
@@ -127,7 +131,11 @@ def _seen(sllm: Path, root: Path, scratch: Path, name: str) -> dict[str, Any]:
     """What samantha-llm sees of `root`: run on a copy, each step on what the last left."""
     tree = scratch / f"seen-{name}"
     shutil.copytree(root, tree)
-    seen: dict[str, Any] = {"status": _projects_status(sllm, tree, scratch / f"home-{name}")}
+    home = scratch / f"home-{name}"
+    seen: dict[str, Any] = {"status": _projects(sllm, tree, home, "status")}
+    # Every pending update applied, as a person answering yes to each would.
+    seen["review"] = _projects(sllm, tree, home, "review", "y\n" * 50)
+    seen["reviewed"] = _projects(sllm, tree, home, "status")
     before = _snapshot(tree)
     seen["merge"] = _merge(tree)
     after = _snapshot(tree)
@@ -158,6 +166,9 @@ def main(sllm: Path, size: int) -> int:
         differences = []
         if one["status"] != other["status"]:
             differences.append(f"projects status:\n{one['status']}\n---\n{other['status']}")
+        for step in ("review", "reviewed"):
+            if one[step] != other[step]:
+                differences.append(f"projects {step}:\n{one[step]}\n---\n{other[step]}")
         if one["merge"] != other["merge"]:
             differences.append(f"merge said:\n{one['merge']}\n---\n{other['merge']}")
         if one["merged"] != other["merged"]:
