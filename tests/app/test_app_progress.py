@@ -220,3 +220,24 @@ async def test_a_slow_first_scan_shows_files_read_of_all(
         await settle(pilot)
         assert app.memory_tree is not None and len(app.memory_tree.memories) == COUNT
         assert not panel.shown
+
+
+async def test_a_report_while_the_panel_is_taken_down_is_dropped_not_raised() -> None:
+    """A worker's count can land while the panel's screen is being taken down (seen once, under
+    load, at the end of a headless run): its line is gone, and the report has nowhere to go."""
+    from textual.app import App, ComposeResult
+
+    class Holder(App[None]):
+        def compose(self) -> ComposeResult:
+            yield ProgressPanel()
+
+    app = Holder()
+    async with app.run_test() as pilot:
+        panel = app.query_one(ProgressPanel)
+        panel.show_work(1, 4, "Reading {count} memories")
+        await pilot.pause()
+        assert "1" in panel.said
+        await panel.query_one("#progress-words").remove()
+        panel.show_work(2, 4, "Reading {count} memories")  # no NoMatches
+        await pilot.pause()
+        assert panel.shown

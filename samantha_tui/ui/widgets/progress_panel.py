@@ -9,6 +9,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.widgets import ProgressBar, Static
 
 from ...core.basics.progress import words
@@ -60,9 +61,7 @@ class ProgressPanel(Horizontal):
         """Show `done` of `total` of `what`; no counts yet (total 0): an indeterminate bar."""
         self._work = (done, total, what)
         self.add_class("-shown")
-        if self.children:
-            self._draw()
-        # Else it was mounted just now, above a screen's footer: it draws once composed.
+        self._draw()
 
     def on_mount(self) -> None:
         if self._work is not None:
@@ -70,14 +69,20 @@ class ProgressPanel(Horizontal):
 
     def _draw(self) -> None:
         assert self._work is not None
+        try:
+            words_line = self.query_one("#progress-words", Static)
+            bar = self.query_one("#progress-bar", ProgressBar)
+        except NoMatches:
+            # Not composed yet (it was mounted just now, above a screen's footer: on_mount draws
+            # it), or being taken down with its screen: a report landing then has nowhere to go.
+            return
         done, total, what = self._work
         said = words(done, total, what) if what and total else f"{WORKING}…"
         # The phrase can hold a plan's name, which names memories: text, never markup.
         line = Text(visible(said), style="bold")
         line.append(BUSY, style="dim")
         self.said = line.plain
-        self.query_one("#progress-words", Static).update(line)
-        bar = self.query_one("#progress-bar", ProgressBar)
+        words_line.update(line)
         if total:
             bar.update(total=total, progress=min(done, total))
         else:
