@@ -12,6 +12,7 @@ from ..core.reading.locate import find_root, root_for_file
 from ..core.reading.reader import MAX_FILE_BYTES
 from ..core.writing import leftover
 from ..core.writing.door import apply
+from ..core.writing.one_file_index import narrow_enough, patch_indexes
 from ..core.writing.store import Store
 from .common import UserError, print_unpatched, tree_option
 from .output import say
@@ -89,8 +90,14 @@ def run(args: argparse.Namespace) -> int:
         if bad:
             raise UserError(f"unset takes key names, not {bad[0]!r}")
         values, unset = {}, tuple(args.pairs)
-    store.scan()
-    known = store.get(rel)
+    # A short-term file is read alone, and its index entries patched from the index files: an
+    # edit at 100,000 memories costs what one at ten does. Anything else reads the whole tree.
+    narrow = narrow_enough(rel) and not (store.root / rel).is_symlink()
+    if narrow:
+        known = store.read_only(rel)
+    else:
+        store.scan()
+        known = store.get(rel)
     if known is None:
         raise UserError(f"{args.file} is not a memory samantha-tui lists; nothing was written")
     if known.size > MAX_FILE_BYTES:
@@ -104,7 +111,11 @@ def run(args: argparse.Namespace) -> int:
     edit = Operation("edit", rel, values=values, unset=unset, touch_updated=not args.keep_updated)
     plan = Plan(f"{args.command} {rel}", (edit,), rule=args.command)
     applied = apply(
-        store, plan, reindex=not args.no_index, finish_first=leftover.finish_if_only_indexes
+        store,
+        plan,
+        reindex=not args.no_index,
+        indexes=patch_indexes if narrow else None,
+        finish_first=leftover.finish_if_only_indexes,
     )
     if applied.finished_first:
         say(applied.finished_first)

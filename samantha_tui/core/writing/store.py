@@ -111,6 +111,16 @@ class Store:
         self.tree = scan(self.root, self._today(), self.catalog())
         return self.tree
 
+    def read_only(self, rel: str) -> Memory | None:
+        """Know one memory file's record and nothing else of the tree (no scan, no catalog):
+        for a command that changes only that file. Its record, or None when a scan would not
+        list it either."""
+        kind = kind_of_path(rel)
+        if kind is None:
+            return None
+        self._reread(kind, rel)
+        return self.get(rel)
+
     def catalog(self) -> Catalog:
         """The tree's catalog (opened on first use; never raises, see Catalog.open)."""
         if self._catalog is None:
