@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -58,14 +59,17 @@ def open_store(args: argparse.Namespace, say_interrupted: bool = True) -> Store:
     return store
 
 
-def print_unpatched(store: Store, plan: Plan) -> None:
-    """Say which index a change could not patch (it cannot be read) and so left as it is."""
+def print_unpatched(store: Store, plan: Plan, written: Iterable[str] = ()) -> None:
+    """Say which index a change could not patch (it cannot be read) and so left as it is;
+    `written` (index files the change wrote) were read to be patched, so are not looked at."""
     # Imported here: only the commands that write bring the indexes and the plans.
     from ..core.basics.plans import touched_by
-    from ..core.views.indexes import health, held_back
+    from ..core.views.indexes import health, held_back, kinds_affected
 
     paths = [path for op in plan.operations for path in touched_by(op)]
-    for line in health.unpatched_after(store.root, paths):
-        print(visible(line))
+    done = set(written)
+    if not all(f"{kind.folder}/index.json" in done for kind in kinds_affected(paths)):
+        for line in health.unpatched_after(store.root, paths):
+            print(visible(line))
     for line in held_back.notes(m for path in paths if (m := store.get(path)) is not None):
         print(f"note: {visible(line)}")

@@ -123,5 +123,5 @@ def run(args: argparse.Namespace) -> int:
     for index in applied.indexes:
         print(f"{index}: entry patched")
     if not args.no_index:
-        print_unpatched(store, applied.plan)
+        print_unpatched(store, applied.plan, applied.indexes)
     return 0

@@ -32,6 +32,7 @@ from . import plan
 from .entries import MEMORY, entry_key, importance, memory_entry
 from .jsonfmt import SharedEntry, dump_json
 from .markdown import render_markdown
+from .markdown_local import NotLocal, patch_local
 from .markdown_merge import block_keys, patch_markdown
 from .memories import HIGH_PRIORITY_REFERENCES, OLDER_DAYS, RECENT_DAYS, UNTAGGED
 from .merge import lost, merge_root, merge_shared, without
@@ -58,9 +59,13 @@ class _Lines:
 
     recent: list[tuple[str, str]]
     older: list[tuple[str, str]]
-    by_topic: dict[str, list[str]]
     under_heading: set[str]
     """Older units right under the section's heading and the blank line below it."""
+    known: set[str]
+    """Every name the by-topic lists hold: the memories (merge copies and unreadable files
+    are in none)."""
+    topics: str
+    """The By Topic section's text, from its first `### ` heading."""
 
 
 def plan_edit(
@@ -94,7 +99,7 @@ def _plan(root: Path, today: dt.date, before: Memory, after: Memory) -> list[pla
     except UnicodeDecodeError:
         raise _Unsure from None
     lines = _parse_md(text)
-    known = {key for keys in lines.by_topic.values() for key in keys}
+    known = lines.known
     total = old.get("total_memories")
     if type(total) is not int:
         raise _Unsure
@@ -181,7 +186,12 @@ def _plan(root: Path, today: dt.date, before: Memory, after: Memory) -> list[pla
             {k: e for k, e in others(older_old).items() if oldest <= _day(e) < since}, in_older
         )
     for listed in (critical, frequent, high, medium, derived.get("older", ())):
-        _check_memories(root, [e["file"] for e in listed if e is not entry])
+        # Only the memory's neighbours place it (patch._inserted): they must be memories.
+        at = next((i for i, e in enumerate(listed) if e is entry), None)
+        if at is not None:
+            _check_memories(
+                root, [e["file"] for e in listed[max(at - 1, 0) : at + 2] if e is not entry]
+            )
     derived["stats"] = _stats(old.get("stats"), before, after, total)
     data = merge_root(derived, old, nested=frozenset({"recent", "stats"}))
     known_now = known | {key}
@@ -211,9 +221,21 @@ def _plan(root: Path, today: dt.date, before: Memory, after: Memory) -> list[pla
         older_entries = [
             line_entry if k == key else e for (k, _), e in zip(older, older_entries, strict=False)
         ]
-    built = Built(data, {"recent": recent_lines, "older": older_entries, "by_topic": {}}, ())
-    built.extra["by_topic"] = _topics(lines.by_topic)
-    new_md = _markdown(built, old_md, in_scope)
+    # The patch needs only the sections holding this memory's lines: of By Topic, its group.
+    group = _group(lines.topics, _first_topic(after))
+    if key not in group:
+        raise _Unsure
+    extra = {
+        "recent": recent_lines,
+        "older": older_entries,
+        "by_topic": _topics({_first_topic(after): group}),
+    }
+    built = Built(data, extra, ())
+    try:
+        new_md = _markdown(built, old_md, in_scope, key)
+    except NotLocal:
+        built.extra["by_topic"] = _topics(_groups(lines.topics))
+        new_md = _markdown(built, old_md, in_scope, None)
 
     updates: list[plan.IndexUpdate] = []
     if new_json != old_json:
@@ -339,39 +361,73 @@ def _stats(old: Any, before: Memory, after: Memory, total: int) -> dict[str, Any
     return found
 
 
+_H2 = re.compile(r"^## .*$", re.MULTILINE)
+_H3 = re.compile(r"^### (.*)$", re.MULTILINE)
+_UNITS = re.compile(r"^- `([^`\n]+)`(?: - |[ \t\f\v]*$)", re.MULTILINE)
+
+
+def _name(raw: str) -> str:
+    return raw if "\\" not in raw else markdown_name(raw.encode("utf-8", "surrogateescape"))
+
+
 def _parse_md(text: str) -> _Lines:
-    """The units of index.md's Recent, Older and By Topic sections, in order; unsure when one
-    of those sections is missing or a unit is there twice."""
-    found = _Lines([], [], {}, set())
-    h2 = h3 = ""
-    seen: set[tuple[str, str, str]] = set()
-    headings: set[str] = set()
-    rows = text.split("\n")
-    for at, line in enumerate(rows):
-        if line.startswith("## "):
-            h2, h3 = line, ""
-            headings.add(h2)
-        elif line.startswith("### "):
-            h3 = line[4:]
-            if h2 == _BY_TOPIC:
-                if h3 in found.by_topic:
-                    raise _Unsure
-                found.by_topic[h3] = []
-        elif match := _UNIT.match(line):
-            key = markdown_name(match.group(1).encode("utf-8", "surrogateescape"))
-            if (h2, h3, key) in seen:
+    """index.md's Recent and Older units, and the By Topic names; unsure when one of those
+    sections is missing or there twice, holds a `### ` heading (Recent, Older) or a unit twice."""
+    heads = [(m.start(), m.group()) for m in _H2.finditer(text)]
+    spans: dict[str, tuple[int, int]] = {}
+    for at, (start, line) in enumerate(heads):
+        if line in (_RECENT, _OLDER, _BY_TOPIC):
+            if line in spans:
                 raise _Unsure
-            seen.add((h2, h3, key))
-            if h2 == _RECENT:
-                found.recent.append((key, line))
-            elif h2 == _OLDER:
-                found.older.append((key, line))
-                if at >= 2 and rows[at - 1] == "" and rows[at - 2] == _OLDER:
-                    found.under_heading.add(key)
-            elif h2 == _BY_TOPIC and h3:
-                found.by_topic[h3].append(key)
-    if not {_RECENT, _OLDER, _BY_TOPIC} <= headings:
+            end = heads[at + 1][0] if at + 1 < len(heads) else len(text)
+            spans[line] = (start, end)
+    if len(spans) != 3:
         raise _Unsure
+    found = _Lines([], [], set(), set(), "")
+    for heading, units in ((_RECENT, found.recent), (_OLDER, found.older)):
+        section = text[slice(*spans[heading])]
+        if _H3.search(section):
+            raise _Unsure
+        rows = section.split("\n")
+        seen: set[str] = set()
+        for at, line in enumerate(rows):
+            if match := _UNIT.match(line):
+                key = _name(match.group(1))
+                if key in seen:
+                    raise _Unsure
+                seen.add(key)
+                units.append((key, line))
+                if heading == _OLDER and at == 2 and rows[1] == "":
+                    found.under_heading.add(key)
+    section = text[slice(*spans[_BY_TOPIC])]
+    first = _H3.search(section)
+    found.topics = section[first.start() :] if first else ""
+    found.known = {_name(raw) for raw in _UNITS.findall(found.topics)}
+    headings = _H3.findall(found.topics)
+    if len(set(headings)) != len(headings):
+        raise _Unsure
+    return found
+
+
+def _group(topics: str, topic: str) -> list[str]:
+    """The names under one `### topic` heading, in order."""
+    heading = f"### {topic}"
+    at = topics.find(heading + "\n") if not topics.startswith(heading + "\n") else 0
+    while at > 0 and topics[at - 1] != "\n":
+        at = topics.find(heading + "\n", at + 1)
+    if at == -1:
+        raise _Unsure
+    nxt = _H3.search(topics, at + len(heading))
+    return [_name(raw) for raw in _UNITS.findall(topics, at, nxt.start() if nxt else len(topics))]
+
+
+def _groups(topics: str) -> dict[str, list[str]]:
+    """Every `### ` group's names, in order."""
+    found: dict[str, list[str]] = {}
+    marks = list(_H3.finditer(topics))
+    for at, mark in enumerate(marks):
+        end = marks[at + 1].start() if at + 1 < len(marks) else len(topics)
+        found[mark.group(1)] = [_name(raw) for raw in _UNITS.findall(topics, mark.end(), end)]
     return found
 
 
@@ -386,8 +442,10 @@ def _topics(groups: Mapping[str, list[str]]) -> dict[str, list[dict[str, str]]]:
     return {topic: [{"file": key} for key in keys] for topic, keys in sorted(groups.items())}
 
 
-def _markdown(built: Built, old: bytes, in_scope: Any) -> bytes:
-    """index.md as plan._markdown patches it in a fresh process (nothing rendered before).
+def _markdown(built: Built, old: bytes, in_scope: Any, name: str | None) -> bytes:
+    """index.md as plan._markdown patches it in a fresh process (nothing rendered before):
+    patched from the sections holding `name`'s lines only (NotLocal when it cannot be), or
+    (None) from the whole rendering.
 
     The rendering here differs from the whole one only in lines of other memories, which a
     patch never takes; so the patch is the same. The whole patch keeps the file as it is when
@@ -395,7 +453,11 @@ def _markdown(built: Built, old: bytes, in_scope: Any) -> bytes:
     be so, unsure.
     """
     new = render_markdown(_KIND, built)
-    patched = patch_markdown(new, old, _KIND, in_scope, block_keys(_KIND, {}))
+    keys = block_keys(_KIND, {})
+    if name is None:
+        patched = patch_markdown(new, old, _KIND, in_scope, keys)
+    else:
+        patched = patch_local(new, old, _KIND, in_scope, name, keys)
     if patched == old:
         return old
     match = plan._MD_STAMP.search(old)
