@@ -143,8 +143,10 @@ def patch_local(
         touched.append(key)
     if any(key not in old for key in mine):
         raise NotLocal  # a section the whole patch would add
+    starts = sorted((start, key) for key, (start, _) in old.items())
+    offsets = [start for start, _ in starts]
     for found in _NONE.finditer(theirs):
-        key = next(k for k, (start, end) in old.items() if start <= found.start() < end)
+        key = starts[bisect.bisect_right(offsets, found.start()) - 1][1]
         if key not in touched and _holds(theirs, old[key], None):
             raise NotLocal  # the whole patch drops a "None." wherever its section has units
     touched.sort(key=lambda key: old[key][0])

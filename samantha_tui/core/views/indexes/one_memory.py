@@ -402,7 +402,9 @@ def _parse_md(text: str) -> _Lines:
     section = text[slice(*spans[_BY_TOPIC])]
     first = _H3.search(section)
     found.topics = section[first.start() :] if first else ""
-    found.known = {_name(raw) for raw in _UNITS.findall(found.topics)}
+    names = _UNITS.findall(found.topics)
+    # A name is written as it is unless it holds a backslash (odd_names): most files, none.
+    found.known = set(names) if "\\" not in found.topics else {_name(raw) for raw in names}
     headings = _H3.findall(found.topics)
     if len(set(headings)) != len(headings):
         raise _Unsure
