@@ -168,6 +168,19 @@ def health_pass() -> dict[str, float]:
     return figures
 
 
+def edit_pass() -> dict[str, float]:
+    """bench/edit_probe.py: `samantha-tui set` beside a minimal safe edit, at 1,000 and 10,000."""
+    figures = probe_pass("edit_probe")
+    for size in (1000, 10000):
+        if f"edit_ratio_{size}" in figures:
+            print(
+                f"set at {size:,}: {figures[f'edit_set_s_{size}']:.3f} s, "
+                f"x{figures[f'edit_ratio_{size}']:.1f} a minimal safe edit, "
+                f"{figures[f'edit_set_mb_{size}']:.0f} MB"
+            )
+    return figures
+
+
 def main() -> int:
     imports = cold_start.measure()
     print(cold_start.describe(imports))
@@ -175,6 +188,7 @@ def main() -> int:
     record_extra("meaning", meaning_pass())
     record_extra("cpu", cpu_pass())
     record_extra("health", health_pass())
+    record_extra("edit", edit_pass())
     return run("BENCH_SIZES", "1000,10000,100000", measure, COLUMNS, targets.report)
 
 
