@@ -254,3 +254,23 @@ def test_a_new_date_that_puts_a_memory_first_in_its_topic_moves_its_line_there(
     curator.reindex()
     _act(curator, "date", 0, 0)  # the demo's first editable memory, dated today
     assert _indexes(root) == _regenerated(root, tmp_path / "full")
+
+
+def test_deleting_an_original_lists_its_merge_copy_as_a_full_regeneration_does(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """A merge copy is left out of the index while its original is beside it: the patch of the
+    original's delete must bring the copy in, as regenerating every index would (found by the
+    property above)."""
+    with in_memory_folder(tmp_path_factory.mktemp("copy"), "samantha-copy-") as base:
+        root = write_demo(base / "demo", TODAY)
+        curator = Curator(Store(root, lambda: TODAY), auto_index=True)
+        curator.load()
+        curator.reindex()
+        original = curator.get(f"{ST}/2026-05-12_retry_budget_upstream_calls.md")
+        assert original is not None
+        copy = "2026-05-12_retry_budget_upstream_calls_20260513_020114.md"
+        assert copy.encode() not in _indexes(root)[f"{ST}/index.json"]
+        curator.apply(edits.delete([original]))
+        assert copy.encode() in _indexes(root)[f"{ST}/index.json"]
+        assert _indexes(root) == _regenerated(root, base / "full")

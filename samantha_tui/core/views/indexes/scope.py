@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...basics.model import Kind, Memory, Tree
+from ..merge_copies import MERGE_COPY_NAME
 from .entries import entry_key, memory_entry, project_entry, readable, runbook_entry
 from .sections import EntryKey, entry_keys
 from .tracked import Tracked
@@ -63,6 +64,9 @@ class _Keys:
         self.folders: Counter[str] = Counter()
         """Every folder (`topic/`) a memory key lies in: a change's folder prefix matters only
         when some key lies under it."""
+        self.copies: dict[str, set[str]] = {}
+        """A merge copy's original key -> the copies' keys (`<stem>_<stamp>.md` beside
+        `<stem>.md`): a change to an original decides whether its copies are listed."""
         self.sets: tuple[set[str], set[str]] = (set(), set())
         self.holder: weakref.ref[KindScope] | None = None
         """The scope the sets were last handed to: while it lives, a change copies them first,
@@ -84,8 +88,24 @@ class _Keys:
                     if not m.kind.is_project_kind:
                         for folder in _folders(key):
                             _step(self.folders, None, folder, step)
+                        _note_copy(self.copies, key, step)
         self.holder = weakref.ref(holder)
         return self.sets
+
+
+def _note_copy(copies: dict[str, set[str]], key: str, step: int) -> None:
+    """Count a merge copy's key in or out under its original's key."""
+    folder, _, name = key.rpartition("/")
+    match = MERGE_COPY_NAME.match(name)
+    if match is None:
+        return
+    original = f"{folder}/{match['stem']}.md" if folder else f"{match['stem']}.md"
+    if step > 0:
+        copies.setdefault(original, set()).add(key)
+    elif original in copies:
+        copies[original].discard(key)
+        if not copies[original]:
+            del copies[original]
 
 
 def _step(counter: Counter[str], members: set[str] | None, key: str, step: int) -> None:
@@ -135,6 +155,11 @@ class KindScope:
             keys = _KEYS.get(self.feeding) or _KEYS.setdefault(self.feeding, _Keys(self.feeding))
             self.existing, self.readable = keys.update(tree.memories, self)
             under = any(keys.folders.get(prefix) for prefix in self.prefixes)
+            if self.keys:
+                # An original created, deleted or moved decides whether its merge copies are
+                # listed (indexes/memories.py): their entries follow it in this write.
+                for key in [k for k in self.keys if k in keys.copies]:
+                    self.keys |= keys.copies[key]
         known: Container[str] = self.existing
         if self.keys and not self.keys <= self.existing:
             known = _Either(self.existing, self.keys)
