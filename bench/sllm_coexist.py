@@ -158,9 +158,8 @@ def main(sllm: Path, size: int) -> int:
         shutil.copytree(made, acted)
         for said in act(acted, scratch):
             print(said.rstrip())
-        changed_by_acts = {
-            p for p, digest in _snapshot(acted).items() if _snapshot(made).get(p) != digest
-        }
+        before = _snapshot(made)
+        changed_by_acts = {p for p, digest in _snapshot(acted).items() if before.get(p) != digest}
         print(f"files the acts changed: {len(changed_by_acts)}")
         one, other = _seen(sllm, made, scratch, "made"), _seen(sllm, acted, scratch, "acted")
         differences = []

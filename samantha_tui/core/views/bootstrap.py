@@ -32,7 +32,7 @@ from ..reading.triggers import (
 )
 from . import index_view
 from .index_view import IndexedProject, IndexFile
-from .merge_copies import MERGE_COPY_NAME
+from .merge_copies import MERGE_COPY_NAME, original_of
 
 FREQUENT_REFERENCES = 5
 RECENT_DAYS = 30
@@ -496,8 +496,7 @@ def _merge_copy(memory: Memory) -> bool:
 
 
 def _copy_of(memory: Memory) -> str:
-    match = MERGE_COPY_NAME.match(memory.name)
-    original = f"{match.group('stem')}.md" if match else memory.name
+    original = original_of(memory.name) or memory.name
     return (
         f"a merge copy of {original} (samantha-llm's merge wrote it; its worker never indexes"
         f" one): {NOT_LOADED} as the project's"

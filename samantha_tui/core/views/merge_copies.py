@@ -12,16 +12,20 @@ from ..basics.model import Memory, Tree
 MERGE_COPY_NAME = re.compile(r"^(?P<stem>.+)_(?P<stamp>\d{8}_\d{6})\.md$")
 
 
+def original_of(path: str) -> str | None:
+    """The path (in the same folder, in the same form) of the original a file named as a merge
+    copy stands beside; None for any other name."""
+    folder, slash, name = path.rpartition("/")
+    match = MERGE_COPY_NAME.match(name)
+    return None if match is None else f"{folder}{slash}{match.group('stem')}.md"
+
+
 def merge_copies(tree: Tree[Memory]) -> dict[str, Memory]:
     """Each merge copy whose original is still beside it: the copy's path -> the original."""
     by_path = {memory.path: memory for memory in tree.memories}
     found: dict[str, Memory] = {}
     for memory in tree.memories:
-        match = MERGE_COPY_NAME.match(memory.name)
-        if match is None:
-            continue
-        folder = memory.path.rsplit("/", 1)[0]
-        original = by_path.get(f"{folder}/{match.group('stem')}.md")
+        original = by_path.get(original_of(memory.path) or "")
         if original is not None:
             found[memory.path] = original
     return found

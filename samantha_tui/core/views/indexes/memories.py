@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ...basics.model import Kind, Memory
-from ..merge_copies import MERGE_COPY_NAME
+from ..merge_copies import original_of
 from .entries import DEFAULT_IMPORTANCE, MEMORY, importance, memory_entry, readable
 from .merge import merge_root, merge_shared
 from .sections import Built, first_by_key
@@ -211,14 +211,12 @@ class _CopyTest:
         """Whether an entry's `file` (relative to the short-term folder) is such a copy."""
         if not isinstance(file, str):
             return False
-        match = MERGE_COPY_NAME.match(file.rsplit("/", 1)[-1])
-        if match is None:
+        original = original_of(file)
+        if original is None:
             return False
         if self._paths is None:
             self._paths = {m.path for m in self._order.by_key.values()}
-        folder = file.rsplit("/", 1)[0] + "/" if "/" in file else ""
-        original = f"{Kind.SHORT_TERM.folder}/{folder}{match.group('stem')}.md"
-        copied = original in self._paths
+        copied = f"{Kind.SHORT_TERM.folder}/{original}" in self._paths
         self.found = self.found or copied
         return copied
 

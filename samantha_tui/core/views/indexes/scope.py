@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...basics.model import Kind, Memory, Tree
-from ..merge_copies import MERGE_COPY_NAME
+from ..merge_copies import original_of
 from .entries import entry_key, memory_entry, project_entry, readable, runbook_entry
 from .sections import EntryKey, entry_keys
 from .tracked import Tracked
@@ -95,11 +95,9 @@ class _Keys:
 
 def _note_copy(copies: dict[str, set[str]], key: str, step: int) -> None:
     """Count a merge copy's key in or out under its original's key."""
-    folder, _, name = key.rpartition("/")
-    match = MERGE_COPY_NAME.match(name)
-    if match is None:
+    original = original_of(key)
+    if original is None:
         return
-    original = f"{folder}/{match['stem']}.md" if folder else f"{match['stem']}.md"
     if step > 0:
         copies.setdefault(original, set()).add(key)
     elif original in copies:
