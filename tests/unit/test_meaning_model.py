@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import struct
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from samantha_tui.core.views.meaning import Unavailable, model
+from samantha_tui.core.views.meaning import weights as weights_module
 from samantha_tui.core.views.meaning.model import DIMENSION, Engine, load_engine
 
 from ..fresh_python import imported_after, run_fresh
@@ -54,24 +57,74 @@ def test_without_wordllama_the_checks_are_unavailable_and_say_why() -> None:
     assert "wordllama" in reason and "not installed" in reason
 
 
-def test_missing_weights_and_a_failing_loader_are_said_not_raised(
+def _package_like(folder: Path, weights: bytes | None, tokenizer: bool = True) -> Path:
+    """A stand-in for wordllama's package folder holding the given weights file."""
+    source = weights_module.package_folder()
+    assert source is not None
+    files = weights_module.files_of(folder, model.CONFIG, DIMENSION)
+    files.weights.parent.mkdir(parents=True)
+    files.tokenizer.parent.mkdir(parents=True)
+    if weights is not None:
+        files.weights.write_bytes(weights)
+    if tokenizer:
+        shipped = weights_module.files_of(source, model.CONFIG, DIMENSION).tokenizer
+        files.tokenizer.write_bytes(shipped.read_bytes())
+    return folder
+
+
+def _safetensors(header: object, data: bytes) -> bytes:
+    encoded = json.dumps(header).encode()
+    return struct.pack("<Q", len(encoded)) + encoded + data
+
+
+TABLE = {"dtype": "F16", "shape": [4, DIMENSION], "data_offsets": [0, 4 * DIMENSION * 2]}
+
+
+@pytest.mark.parametrize(
+    ("weights", "tokenizer", "said"),
+    [
+        (None, True, "missing"),
+        (b"\x01", True, "too short"),
+        (struct.pack("<Q", 1 << 40), True, "header of"),
+        (_safetensors({"other": TABLE}, b""), True, "no float16"),
+        (_safetensors({"embedding.weight": {**TABLE, "dtype": "F32"}}, b""), True, "no float16"),
+        (_safetensors({"embedding.weight": {**TABLE, "shape": [4, 3]}}, b""), True, "shape"),
+        (_safetensors({"embedding.weight": TABLE}, b"\0" * 10), True, "ends before"),
+        (_safetensors({"embedding.weight": TABLE}, b"\0" * 4 * DIMENSION * 2), False, "tokenizer"),
+        (b"\x08\0\0\0\0\0\0\0not json", True, "could not be read"),
+    ],
+)
+def test_missing_or_broken_model_files_are_said_not_raised(
+    tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
+    weights: bytes | None,
+    tokenizer: bool,
+    said: str,
 ) -> None:
-    import wordllama
-
-    def missing(**_kwargs: object) -> None:
-        raise FileNotFoundError("l2_supercat_256.safetensors")
-
-    monkeypatch.setattr(wordllama.WordLlama, "load", missing)
-    gone = model._load()
-    assert isinstance(gone, Unavailable) and "missing" in gone.reason
-
-    def broken(**_kwargs: object) -> None:
-        raise RuntimeError("header too large")
-
-    monkeypatch.setattr(wordllama.WordLlama, "load", broken)
+    folder = _package_like(tmp_path / "wordllama", weights, tokenizer)
+    monkeypatch.setattr(weights_module, "package_folder", lambda: folder)
     failed = model._load()
-    assert isinstance(failed, Unavailable) and "header too large" in failed.reason
+    assert isinstance(failed, Unavailable)
+    assert said in failed.reason and "reinstall wordllama" in failed.reason
+
+
+def test_a_well_formed_copy_of_the_files_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = np.arange(4 * DIMENSION, dtype="<f2").tobytes()
+    folder = _package_like(tmp_path / "wordllama", _safetensors({"embedding.weight": TABLE}, rows))
+    monkeypatch.setattr(weights_module, "package_folder", lambda: folder)
+    loaded = model._load()
+    assert isinstance(loaded, Engine)
+    assert loaded.embed(["a"]).shape == (1, DIMENSION)
+
+
+def test_loading_the_model_imports_no_wordllama_and_no_network_library() -> None:
+    loaded = imported_after(
+        "from samantha_tui.core.views.meaning.model import load_engine; load_engine()"
+    )
+    assert "tokenizers" in loaded
+    assert not {"wordllama", "requests", "huggingface_hub"} & loaded
 
 
 @pytest.mark.parametrize("module", ["samantha_tui.ui.app", "samantha_tui.cli"])
@@ -115,7 +168,12 @@ def test_the_engine_gives_wordllamas_own_vectors_for_single_spaced_text() -> Non
     ]
     texts.append("Node 18 — `timeout: 30` «ü» 日本語 naïve café, pnpm-lock.yaml!")
     ours = engine.embed(texts)
-    theirs = engine._inference.embed(texts, norm=True)
+    from wordllama import WordLlama
+
+    folder = weights_module.package_folder()
+    theirs = WordLlama.load(
+        config=model.CONFIG, cache_dir=folder, dim=DIMENSION, disable_download=True
+    ).embed(texts, norm=True)
     assert np.abs(ours - theirs).max() < 1e-5
     # A text's vector does not depend on the texts embedded with it.
     assert np.abs(engine.embed(texts[:3]) - ours[:3]).max() < 1e-6

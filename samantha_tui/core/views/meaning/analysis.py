@@ -12,10 +12,11 @@ from collections.abc import Sequence
 
 from ...basics.model import Memory
 from . import Related, SimilarPair, Unavailable
+from .kept import KEPT
 from .model import NotLoaded, deferred_engine
 from .pairs import comparable, similar_pairs
 from .related import related
-from .vectors import InFrontOf, VectorCache, vectors_for
+from .vectors import VectorCache
 
 
 def analyse(
@@ -27,9 +28,8 @@ def analyse(
     engine = deferred_engine()
     if isinstance(engine, Unavailable):
         return engine
-    chosen = comparable(memories)
     try:
-        vectors = vectors_for(chosen, engine, _in_front(cache))
+        chosen, vectors = KEPT.of(memories, engine, cache)
     except NotLoaded as error:
         return error.why
     return similar_pairs(chosen, vectors)
@@ -55,11 +55,10 @@ def related_to(
     engine = deferred_engine()
     if isinstance(engine, Unavailable):
         return engine
-    chosen = comparable(memories)
-    if all(memory.path != path for memory in chosen):
+    if not comparable([memory for memory in memories if memory.path == path]):
         return ()
     try:
-        vectors = vectors_for(chosen, engine, _in_front(cache))
+        _, vectors = KEPT.of(memories, engine, cache)
     except NotLoaded as error:
         return error.why
     return related(path, vectors, k)
@@ -70,9 +69,3 @@ def related_if(
 ) -> tuple[Related, ...] | Unavailable:
     """`related_to`, or why not when the settings turned comparing by meaning off."""
     return related_to(path, memories, cache) if enabled else Unavailable(TURNED_OFF)
-
-
-def _in_front(cache: VectorCache | None) -> VectorCache | None:
-    """The catalog behind this process's vectors (None: the process's own, as vectors_for
-    takes them)."""
-    return None if cache is None else InFrontOf(cache)

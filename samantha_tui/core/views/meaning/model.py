@@ -1,9 +1,10 @@
 """The embedding model, loaded offline and once per process.
 
-wordllama's weights and tokenizer ship inside its own package folder; its default `load()` still
-tries to fetch the tokenizer from the network, so it is loaded from that folder with downloads
-off. wordllama and numpy are imported here, inside the loader, never at module level: importing
-the app or the CLI must not pay for them (or fail without them).
+The model is wordllama's: its token table and tokenizer ship inside its package folder, and are
+read from there (weights.py) without importing wordllama, which would try the network for its
+tokenizer and hold three times the memory. numpy and the tokenizer are imported inside the
+loader, never at module level: importing the app or the CLI must not pay for them (or fail
+without them).
 """
 
 from __future__ import annotations
@@ -49,9 +50,11 @@ class Engine:
     and the app does not carry a table of every word it has seen.
     """
 
-    def __init__(self, inference: Any, name: str) -> None:
-        self._inference = inference
-        self._tokenizer = _unpadded(inference.tokenizer)
+    def __init__(self, table: npt.NDArray[np.float16], tokenizer: Any, name: str) -> None:
+        self._table = table
+        """The token table, float16 as shipped; a looked-up row is widened to float32 (exact)."""
+        self._tokenizer = tokenizer
+        """Pads and cuts nothing (weights.read_tokenizer): one word a row, no padding to drop."""
         self._lock = threading.Lock()
         self.name = name
         """The model and its version: a vector kept under one name is never read under another."""
@@ -87,7 +90,7 @@ class Engine:
         """Each word's summed token vectors, one row per word in the order given."""
         import numpy as np
 
-        embedding = self._inference.embedding
+        embedding = self._table
         table = np.zeros((len(words), DIMENSION), dtype=np.float32)
         if not words:
             return table
@@ -99,19 +102,8 @@ class Engine:
         spoken = counts > 0
         if spoken.any():
             starts = (np.cumsum(counts) - counts)[spoken]
-            table[spoken] = np.add.reduceat(embedding[ids], starts, axis=0)
+            table[spoken] = np.add.reduceat(embedding[ids].astype(np.float32), starts, axis=0)
         return table
-
-
-def _unpadded(tokenizer: Any) -> Any:
-    """A copy of wordllama's tokenizer that pads nothing: words are tokenized one to a row, and
-    a batch padded to its longest word would only give rows of padding to drop again."""
-    from tokenizers import Tokenizer
-
-    copy = Tokenizer.from_str(tokenizer.to_str())
-    copy.no_padding()
-    copy.no_truncation()
-    return copy
 
 
 _loaded: Engine | Unavailable | None = None
@@ -140,8 +132,7 @@ class NotLoaded(Exception):
 
 class Deferred:
     """The engine, loaded only when a text must be embedded. A tree whose vectors the catalog
-    keeps already needs no model at all: importing wordllama and loading it is 0.4 s of a
-    warm health report's 0.7 s of meaning work before any pair is compared."""
+    keeps already needs no model at all: reading it costs a tenth of a second and 40 MB."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -177,34 +168,24 @@ def _load() -> Engine | Unavailable:
         import numpy  # noqa: F401  (its absence is said as such, not as wordllama's error)
     except ImportError:
         return Unavailable("numpy is not installed, so memories cannot be compared by meaning")
-    try:
-        import wordllama
-        from wordllama import WordLlama
-    except ImportError:
+    from . import weights
+
+    folder = weights.package_folder()
+    if folder is None:
         return Unavailable(
             "the embedding model (wordllama) is not installed, so memories cannot be compared "
             "by meaning; install samantha-tui with its dependencies to turn this on"
         )
-    except Exception as error:  # a broken install can fail in any way
-        return Unavailable(f"the embedding model (wordllama) could not be imported: {error}")
-    from pathlib import Path
-
-    folder = Path(wordllama.__file__).parent
+    files = weights.files_of(folder, CONFIG, DIMENSION)
     try:
-        inference = WordLlama.load(
-            config=CONFIG, cache_dir=folder, dim=DIMENSION, disable_download=True
-        )
-    except FileNotFoundError:
+        table = weights.read_table(files.weights, DIMENSION)
+        tokenizer = weights.read_tokenizer(files.tokenizer)
+    except ImportError:
         return Unavailable(
-            f"the embedding model's files are missing from {folder} (weights or tokenizer); "
-            "reinstall wordllama"
+            "the tokenizer library (tokenizers) is not installed, so memories cannot be "
+            "compared by meaning; reinstall samantha-tui with its dependencies"
         )
-    except Exception as error:  # anything the loader raises means no model, not a crash
-        return Unavailable(f"the embedding model could not be loaded: {error}")
-    version = getattr(wordllama, "__version__", "unknown")
+    except weights.WeightsError as error:
+        return Unavailable(f"the embedding model could not be loaded: {error}; reinstall wordllama")
     # Named as Deferred names it, so vectors kept by either are read by the other.
-    name = engine_name() or f"wordllama-{version}-{CONFIG}-{DIMENSION}"
-    try:
-        return Engine(inference, name)
-    except Exception as error:  # its tokenizer could not be copied: no model, not a crash
-        return Unavailable(f"the embedding model's tokenizer could not be read: {error}")
+    return Engine(table, tokenizer, engine_name() or f"wordllama-unknown-{CONFIG}-{DIMENSION}")

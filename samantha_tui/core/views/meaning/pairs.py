@@ -63,8 +63,9 @@ distinct memories share it too. A conflict above the demo's closest distinct pai
 opposing marker (0.735) and under all contradictions of the long set but one (0.84-0.999; the
 one at 0.665 rewrites half its words)."""
 CANDIDATE_MEANING = min(CONFLICT_MEANING, DUPLICATE_WITH_WORDS[0], DUPLICATE_MEANING)
-BLOCK = 512
-"""Rows per matrix product: BLOCK × n float32, 20 MB at 10,000 memories."""
+BLOCK = 128
+"""Rows per matrix product: BLOCK × n float32, 5 MB at 10,000 memories. A block's candidates
+take several times its size; 512 rows were as fast and held 40 MB more at the peak."""
 PER_MEMORY = 5
 """At most this many candidates per memory, its closest."""
 WORDING_CHARS = 300

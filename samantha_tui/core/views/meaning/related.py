@@ -18,14 +18,13 @@ def related(path: str, vectors: Vectors, k: int = 5) -> tuple[Related, ...]:
     if row is None or k <= 0:
         return ()
     scores = vectors.matrix @ vectors.matrix[row]
-    order = np.lexsort((np.array(vectors.paths, dtype=object), -np.round(scores, 6)))
-    found: list[Related] = []
-    for at in order:
-        other = vectors.paths[int(at)]
-        meaning = float(scores[int(at)])
-        if other == path or meaning < MIN_MEANING:
-            continue
-        found.append(Related(other, min(1.0, meaning)))
-        if len(found) == k:
-            break
-    return tuple(found)
+    rounded = np.round(scores, 6)  # ties by path: a last bit of float32 orders nothing
+    close = np.flatnonzero(scores >= MIN_MEANING)
+    close = close[close != row]
+    if len(close) > k:
+        # Only the k best (with any tied with the k-th) are sorted, not the whole tree.
+        kth = np.partition(rounded[close], -k)[-k]
+        close = close[rounded[close] >= kth]
+    paths = vectors.paths
+    best = sorted(close.tolist(), key=lambda at: (-rounded[at], paths[at]))[:k]
+    return tuple(Related(paths[at], min(1.0, float(scores[at]))) for at in best)

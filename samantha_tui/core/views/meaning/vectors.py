@@ -60,31 +60,6 @@ PROCESS_VECTORS = MemoryVectors()
 """The cache of callers that give none: a process embeds a file's content once."""
 
 
-class InFrontOf:
-    """`back` (the tree's catalog) with this process's vectors in front: a vector read from it
-    or kept in it once is not read from its database again. The preview and the reader ask for
-    every memory's vector at each memory they show; at 10,000 memories that read is a tenth of a
-    second. Keyed by content and model, as the catalog is, so what is in front is never stale."""
-
-    def __init__(self, back: VectorCache, front: MemoryVectors | None = None) -> None:
-        self._back = back
-        self._front = PROCESS_VECTORS if front is None else front
-
-    def vectors(self, model: str, digests: Iterable[str], width: int) -> dict[str, bytes]:
-        wanted = list(digests)
-        found = self._front.vectors(model, wanted, width)
-        rest = [digest for digest in wanted if digest not in found]
-        if rest:
-            read = self._back.vectors(model, rest, width)
-            self._front.keep_vectors(model, read)
-            found.update(read)
-        return found
-
-    def keep_vectors(self, model: str, vectors: Mapping[str, bytes]) -> None:
-        self._back.keep_vectors(model, vectors)
-        self._front.keep_vectors(model, vectors)
-
-
 @dataclass(frozen=True)
 class Vectors:
     """One row of `matrix` per memory, in the order given: `paths[i]` has row i."""
@@ -159,13 +134,18 @@ def vectors_for(
         fresh = {key: rows[row].tobytes() for row, key in enumerate(missing)}
         cache.keep_vectors(cache_name(engine), fresh)
     found = {**kept, **fresh}
-    table = np.frombuffer(b"".join(found[key] for key in keys), dtype=np.float32)
-    table = table.reshape(len(keys), DIMENSION + 1)
+    # Row by row into the one matrix kept: a joined copy of every row would double the peak.
+    matrix = np.empty((len(keys), DIMENSION), dtype=np.float32)
+    words = np.empty(len(keys), dtype=np.int64)
+    for row, key in enumerate(keys):
+        values = np.frombuffer(found[key], dtype=np.float32)
+        matrix[row] = values[:DIMENSION]
+        words[row] = values[DIMENSION]
     return Vectors(
         paths=tuple(memory.path for memory in memories),
         digests=tuple(memory.digest for memory in memories),
-        matrix=np.ascontiguousarray(table[:, :DIMENSION]),
-        words=table[:, DIMENSION].astype(np.int64),
+        matrix=matrix,
+        words=words,
         embedded=len(missing),
     )
 
