@@ -43,11 +43,28 @@ class HealthChecked(Message):
         self.report = report
 
 
-def meaning_pairs(curator: Curator, settings: Settings) -> tuple[SimilarPair, ...] | Unavailable:
-    """The pairs the meaning engine finds in the curator's tree, or why it finds none."""
+UNASKED_MAX = 20_000
+"""Above this many memories the report worked out after every change compares none by meaning:
+the pass grows with the square of the tree (about 2 s of CPU at 10,000, minutes at 100,000),
+and would hold a core for longer than anyone waits for a score. The review (R) still compares
+them when asked, its progress shown, and so does `samantha-tui health`."""
+
+
+def meaning_pairs(
+    curator: Curator, settings: Settings, unasked: bool = False
+) -> tuple[SimilarPair, ...] | Unavailable:
+    """The pairs the meaning engine finds in the curator's tree, or why it finds none.
+    `unasked`: for the report after a change, which skips a tree over UNASKED_MAX."""
+    from ..core.views.meaning import Unavailable
     from ..core.views.meaning.analysis import analyse_if
 
-    return analyse_if(settings.meaning, curator.tree.memories, curator.store.catalog())
+    memories = curator.tree.memories
+    if unasked and settings.meaning and len(memories) > UNASKED_MAX:
+        return Unavailable(
+            f"not compared after each change in a tree of {len(memories):,} memories (over "
+            f"{UNASKED_MAX:,} the comparison takes minutes); the review (R) compares them"
+        )
+    return analyse_if(settings.meaning, memories, curator.store.catalog())
 
 
 def report_of(
@@ -96,7 +113,8 @@ class Health(Host):
     def check_health(self, drift: DriftReport) -> None:
         # Its counts show once it is slow (a large tree, the meaning model's first reading).
         with self.work_progress():
-            report = report_of(self.curator, self.settings, drift)
+            pairs = meaning_pairs(self.curator, self.settings, unasked=True)
+            report = report_of(self.curator, self.settings, drift, pairs)
         if not get_current_worker().is_cancelled:
             self.post_message(HealthChecked(report))
 

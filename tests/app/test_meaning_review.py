@@ -200,3 +200,22 @@ async def test_keeping_the_newer_of_a_supersession_joins_the_olders_topics(
     assert "topics: [uploads, api]\n" in kept and "reference_count: 3\n" in kept
     assert "50 MB" in kept and not (root / OLDER_LIMIT).exists()
     assert [e.path for e in trash.entries(root)] == [OLDER_LIMIT]
+
+
+async def test_a_tree_over_the_limit_is_compared_when_reviewed_not_after_each_change(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pass grows with the square of the tree: the report after a change skips it over
+    UNASKED_MAX, says so, and the review still compares when asked."""
+    from samantha_tui.ui import health
+
+    monkeypatch.setattr(health, "UNASKED_MAX", 3)
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(140, 40)) as pilot:
+        assert await until(pilot, lambda: app.health_report is not None)
+        semantic = app.health_report.semantic
+        assert not semantic.on and "not compared after each change" in semantic.reason
+        assert "the review (R) compares them" in semantic.reason
+        screen = await open_review(pilot, HEALTH)
+        assert screen.review is not None
+        assert {pair.first for pair in screen.review.conflicts} == {ALWAYS_PNPM}
