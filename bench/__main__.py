@@ -1,17 +1,19 @@
 """`make bench`: scan, start-up, search, write, memory and scrolling on trees of several sizes.
 
 First the import cost of the CLI and the app (bench/cold_start.py), memories compared by meaning
-at 10,000 (bench/meaning.py), and the CPU of an app boot and of one `j` on the demo
-(bench/cpu_probe.py). Then each size (BENCH_SIZES, default 1000,10000,100000) gets a tree from
+at 10,000 (bench/meaning.py), the CPU of an app boot and of one `j` on the demo
+(bench/cpu_probe.py), the health report (bench/health_probe.py) and a headless edit
+(bench/edit_probe.py). Then each size (BENCH_SIZES, default 1000,10000,100000) gets a tree from
 bench/trees.py (bench/generate.py's, unless BENCH_TREE=samantha-llm asks for one made the way
 samantha-llm makes it), and fresh processes measure it RUNS[size] times: a cold scan and a warm
 one right after (sharing a new, empty cache folder), the headless app (start-up, scrolling, peak
-RSS), the floor app and the console script on a pseudo-terminal (with no cache yet, up to
-COLD_PTY_MAX memories, then warm, holding PgDn to the last row); then headless search as whole
-processes against grep | fzf and samantha-llm; then one core process (warm cache) times search
-and writes, last because it writes into the tree. Medians are recorded with the worst beside
-them as `..._max`, and the ratios of bench/targets.py from the medians; the tables are printed
-and results.json updated.
+RSS; again with meaning off, for what meaning costs), the floor app and the console script on a
+pseudo-terminal (with no cache yet, up to COLD_PTY_MAX memories, then warm, holding PgDn to the
+last row, with meaning on and off). All run with the settings users have: the watcher on. Then
+headless search as whole processes against grep | fzf and samantha-llm; then one core process
+(warm cache) times search and writes, last because it writes into the tree. Medians are
+recorded with the worst beside them as `..._max`, and the ratios of bench/targets.py from the
+medians; the tables are printed and results.json updated.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from . import cli_search, cold_start, floor_app, targets, trees
+from . import cli_search, cold_start, edit_probe, floor_app, targets, trees
 from .pty_probe import FILLED, held_page_down, startup_pty
 from .results import record_extra, run
 
@@ -64,7 +66,10 @@ COLUMNS = [
     ("write ms", "write_ms"),
     ("(max)", "write_ms_max"),
     ("RSS MB", "rss_mb"),
+    ("no mean.", "rss_meaning_off_mb"),
     ("scroll s", "scroll_s"),
+    ("no mean.", "scroll_meaning_off_s"),
+    ("stall off", "pgdn_stall_meaning_off_ms"),
 ]
 
 
@@ -89,8 +94,10 @@ def spread(name: str, values: list[float]) -> dict[str, float]:
 
 def measure(size: int, workdir: Path) -> dict[str, float]:
     root = trees.build(workdir / f"tree-{size}", size, dt.date.today())
-    settings = workdir / "settings.toml"
-    settings.write_text("[watch]\nenabled = false\n", encoding="utf-8")
+    # As users have it: the watcher on. And the same with comparing by meaning off, beside it.
+    settings, meaning_off = workdir / "settings.toml", workdir / "meaning-off.toml"
+    settings.write_text("[watch]\nenabled = true\n", encoding="utf-8")
+    meaning_off.write_text("[watch]\nenabled = true\n[meaning]\nenabled = false\n", "utf-8")
     env = {**os.environ, CONFIG_ENV: str(settings)}
     taken: dict[str, list[float]] = {}
     for n in range(RUNS.get(size, 3)):
@@ -101,6 +108,10 @@ def measure(size: int, workdir: Path) -> dict[str, float]:
         app = probe("app_probe", root, run_env)
         for key in ("startup_s", "scroll_s", "rss_mb"):
             taken.setdefault(key, []).append(app[key])
+        off_env = {**run_env, CONFIG_ENV: str(meaning_off)}
+        plain = probe("app_probe", root, off_env)
+        taken.setdefault("scroll_meaning_off_s", []).append(plain["scroll_s"])
+        taken.setdefault("rss_meaning_off_mb", []).append(plain["rss_mb"])
         for _ in range(FLOOR_RUNS):
             taken.setdefault("floor_pty_s", []).append(startup_pty(FLOOR, env, FLOOR_FILLED))
         if size <= COLD_PTY_MAX:
@@ -111,6 +122,8 @@ def measure(size: int, workdir: Path) -> dict[str, float]:
         taken.setdefault("startup_pty_s", []).append(startup)
         taken.setdefault("pgdn_stall_ms", []).append(held.longest_stall_s * 1000)
         taken.setdefault("pgdn_held_s", []).append(held.seconds)
+        _, held_off = held_page_down([SCRIPT, root], off_env)
+        taken.setdefault("pgdn_stall_meaning_off_ms", []).append(held_off.longest_stall_s * 1000)
     searched = cli_search.measure(
         SCRIPT, root, run_env, workdir / f"samantha-llm-{size}", SEARCH_RUNS.get(size, 5)
     )
@@ -169,14 +182,16 @@ def health_pass() -> dict[str, float]:
 
 
 def edit_pass() -> dict[str, float]:
-    """bench/edit_probe.py: `samantha-tui set` beside a minimal safe edit, at 1,000 and 10,000."""
+    """bench/edit_probe.py: `samantha-tui set` beside a minimal safe edit (targets: at most 3×
+    its time at any size, at most 100 MB at 100,000)."""
     figures = probe_pass("edit_probe")
-    for size in (1000, 10000):
+    for size in edit_probe.EDIT_SIZES:
         if f"edit_ratio_{size}" in figures:
+            ratio, peak = figures[f"edit_ratio_{size}"], figures[f"edit_set_mb_{size}"]
             print(
-                f"set at {size:,}: {figures[f'edit_set_s_{size}']:.3f} s, "
-                f"x{figures[f'edit_ratio_{size}']:.1f} a minimal safe edit, "
-                f"{figures[f'edit_set_mb_{size}']:.0f} MB"
+                f"set at {size:,}: {figures[f'edit_set_s_{size}']:.3f} s, x{ratio:.1f} a minimal "
+                f"safe edit (≤3 {'met' if ratio <= 3 else 'NOT met'}), {peak:.0f} MB"
+                + (f" (≤100 {'met' if peak <= 100 else 'NOT met'})" if size >= 100000 else "")
             )
     return figures
 

@@ -25,7 +25,9 @@ from samantha_tui.core.views.merge_copies import MERGE_COPY_NAME
 
 from .samantha_llm_like import SHORT, write_tree
 
-EDIT_SIZES = tuple(int(n) for n in os.environ.get("BENCH_EDIT_SIZES", "1000,10000").split(","))
+EDIT_SIZES = tuple(
+    int(n) for n in os.environ.get("BENCH_EDIT_SIZES", "1000,10000,100000").split(",")
+)
 RUNS = 7
 SAFE = Path(__file__).with_name("safe_edit.py")
 VALUES = ("high", "medium")

@@ -15,6 +15,9 @@ RATIOS: dict[str, tuple[str, str]] = {
     "startup_cold_floor_ratio": ("startup_pty_cold_s", "floor_pty_s"),
     "search_grep_fzf_ratio": ("search_cli_s", "grep_fzf_s"),
     "search_samantha_llm_speedup": ("samantha_llm_search_s", "search_cli_s"),
+    "meaning_rss_ratio": ("rss_mb", "rss_meaning_off_mb"),
+    "meaning_scroll_ratio": ("scroll_s", "scroll_meaning_off_s"),
+    "meaning_stall_ratio": ("pgdn_stall_ms", "pgdn_stall_meaning_off_ms"),
 }
 """ratio key: (numerator, denominator), both medians of the same run."""
 
@@ -40,7 +43,7 @@ class Target:
 
 STARTUP = "start-up / floor, warm"
 TARGETS = (
-    Target(STARTUP, "startup_floor_ratio", 1000, 1.3),
+    Target(STARTUP, "startup_floor_ratio", 1000, 1.5),
     Target(STARTUP, "startup_floor_ratio", 10000, 1.5),
     Target(STARTUP, "startup_floor_ratio", 100000, 2.0),
     Target("start-up / floor, no catalog", "startup_cold_floor_ratio", 10000, 3.0),
@@ -59,7 +62,18 @@ TARGETS = (
     Target("`c` to disk (ms)", "write_ms", 100000, 60.0),
     Target("peak RSS (MB)", "rss_mb", 10000, 120.0),
     Target("peak RSS (MB)", "rss_mb", 100000, 500.0),
-    Target("held PgDn, longest stall (ms)", "pgdn_stall_ms", 100000, 50.0),
+    *(
+        Target("held PgDn, longest stall (ms)", "pgdn_stall_ms", size, 50.0)
+        for size in (10000, 100000)
+    ),
+    *(
+        Target("peak RSS, meaning on / off", "meaning_rss_ratio", size, 1.2)
+        for size in (1000, 10000, 100000)
+    ),
+    *(
+        Target("scrolling, meaning on / off", "meaning_scroll_ratio", size, 1.1)
+        for size in (1000, 10000, 100000)
+    ),
 )
 
 
