@@ -14,7 +14,7 @@ from ...basics.model import Memory
 from . import Related, SimilarPair, Unavailable
 from .kept import KEPT
 from .model import NotLoaded, deferred_engine
-from .pairs import comparable, similar_pairs
+from .pairs import similar_pairs
 from .related import related
 from .vectors import VectorCache
 
@@ -55,13 +55,11 @@ def related_to(
     engine = deferred_engine()
     if isinstance(engine, Unavailable):
         return engine
-    if not comparable([memory for memory in memories if memory.path == path]):
-        return ()
     try:
         _, vectors = KEPT.of(memories, engine, cache)
     except NotLoaded as error:
         return error.why
-    return related(path, vectors, k)
+    return related(path, vectors, k)  # () for a path not compared (related.py)
 
 
 def related_if(

@@ -3,49 +3,20 @@
 The preview asks for the memories related to each row it shows, and the health report for every
 pair, of the same tree: both read one `Vectors` here instead of reading every memory's vector
 from the catalog again (at 10,000 memories a tenth of a second and 10 MB a call). A new tree
-state takes the rows of the old one whose file content is unchanged, and reads from the catalog
-(or embeds) only the rest: after one edit, one vector. What is kept is the matrix and its paths,
-nothing per memory in Python objects but the path-to-row table.
+state takes the rows of the old one whose file content is unchanged (vectors_for's `previous`),
+and reads from the catalog (or embeds) only the rest: after one edit, one vector. What is kept is
+the matrix and its paths, nothing per memory in Python objects but the path-to-row table.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 
 from ...basics.model import Memory
 from .model import Embedder
 from .pairs import comparable
-from .vectors import PROCESS_VECTORS, WIDTH, VectorCache, Vectors, cache_name, vectors_for
-
-
-class _Reusing:
-    """`back` with the rows of `previous` (an older state's vectors) in front, by file digest."""
-
-    def __init__(self, previous: Vectors | None, back: VectorCache) -> None:
-        self._previous = previous
-        self._back = back
-
-    def vectors(self, model: str, digests: Iterable[str], width: int) -> dict[str, bytes]:
-        wanted = list(digests)
-        found: dict[str, bytes] = {}
-        previous = self._previous
-        if previous is not None and width == WIDTH:
-            import numpy as np
-
-            row_of = {digest: row for row, digest in enumerate(previous.digests) if digest}
-            for digest in wanted:
-                row = row_of.get(digest)
-                if row is not None:
-                    count = np.float32(previous.words[row])
-                    found[digest] = previous.matrix[row].tobytes() + count.tobytes()
-        rest = [digest for digest in wanted if digest not in found]
-        if rest:
-            found.update(self._back.vectors(model, rest, width))
-        return found
-
-    def keep_vectors(self, model: str, vectors: Mapping[str, bytes]) -> None:
-        self._back.keep_vectors(model, vectors)
+from .vectors import VectorCache, Vectors, cache_name, vectors_for
 
 
 class KeptVectors:
@@ -71,8 +42,9 @@ class KeptVectors:
             if memories is self._memories and key == self._key and self._vectors is not None:
                 return self._chosen, self._vectors
             chosen = comparable(memories)
-            back = PROCESS_VECTORS if cache is None else cache
-            vectors = vectors_for(chosen, engine, _Reusing(self._vectors, back))
+            same_engine = self._key is not None and self._key[0] == key[0]
+            previous = self._vectors if same_engine else None
+            vectors = vectors_for(chosen, engine, cache, previous=previous)
             if isinstance(memories, tuple):
                 self._memories, self._key = memories, key
                 self._chosen, self._vectors = chosen, vectors

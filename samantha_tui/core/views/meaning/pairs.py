@@ -94,10 +94,16 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
     chosen = [m for m in comparable(memories) if m.path in vectors.row_of]
     if len(chosen) < 2:
         return ()
-    at = [vectors.row_of[m.path] for m in chosen]
-    matrix, words = vectors.matrix[at], vectors.words[at]
+    at = np.fromiter((vectors.row_of[m.path] for m in chosen), dtype=np.intp, count=len(chosen))
+    if len(at) == len(vectors.paths) and bool((at == np.arange(len(at))).all()):
+        matrix, words = vectors.matrix, vectors.words  # the tree's own rows: no copy
+    else:
+        matrix, words = vectors.matrix[at], vectors.words[at]
     sessions, projects = _apart_codes(chosen)
-    found: dict[tuple[int, int], float] = {}
+    # Each block's candidates as arrays (a pair may come from both its rows' blocks).
+    found_firsts: list[np.ndarray] = []
+    found_seconds: list[np.ndarray] = []
+    found_meanings: list[np.ndarray] = []
     count = len(chosen)
     keep = min(PER_MEMORY, count - 1)
     background = np.full(count, -1.0, dtype=np.float64)
@@ -119,13 +125,10 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
         apart = _apart(sessions, projects, found_rows, found_columns)
         lowest = np.where(apart, alike_thresholds(shorter), lowest_thresholds(shorter))
         worth = np.flatnonzero(meanings >= lowest - SLACK)
-        for row, column, meaning in zip(
-            found_rows[worth].tolist(),
-            found_columns[worth].tolist(),
-            meanings[worth].tolist(),
-            strict=True,
-        ):
-            found[(min(row, column), max(row, column))] = meaning
+        found_firsts.append(np.minimum(found_rows[worth], found_columns[worth]))
+        found_seconds.append(np.maximum(found_rows[worth], found_columns[worth]))
+        found_meanings.append(meanings[worth])
+    ordered = _distinct_pairs(found_firsts, found_seconds, found_meanings, count)
     texts: dict[int, tuple[str, str]] = {}
     claims: dict[int, Claims] = {}
     saids: dict[int, Said] = {}
@@ -147,7 +150,6 @@ def similar_pairs(memories: Sequence[Memory], vectors: Vectors) -> tuple[Similar
             saids[i] = said(texts[i][1])
         return saids[i]
 
-    ordered = sorted(found.items())
     if not ordered:
         return ()
     # Every pair's wording in one call, in rapidfuzz's own loop rather than one call a pair.
@@ -208,6 +210,29 @@ SPARSE = 0.125
 `keep`-th best before the cells are sorted."""
 SAMPLE = 500
 """Columns of a crowded block (about) from which each row's bar is raised."""
+
+
+def _distinct_pairs(
+    firsts: list[np.ndarray], seconds: list[np.ndarray], meanings: list[np.ndarray], count: int
+) -> list[tuple[tuple[int, int], float]]:
+    """Each pair once, in (first, second) order, with the meaning of its last sighting."""
+    import numpy as np
+
+    if not firsts:
+        return []
+    first, second = np.concatenate(firsts), np.concatenate(seconds)
+    meaning = np.concatenate(meanings)
+    key = first.astype(np.int64) * count + second
+    # np.unique keeps each key's first place: of the reversed arrays, its last sighting.
+    _, last = np.unique(key[::-1], return_index=True)
+    chosen = len(key) - 1 - last  # in key order: by first, then second
+    return list(
+        zip(
+            zip(first[chosen].tolist(), second[chosen].tolist(), strict=True),
+            meaning[chosen].tolist(),
+            strict=True,
+        )
+    )
 
 
 def _closest(block: npt.NDArray[np.float32], keep: int) -> tuple[np.ndarray, np.ndarray]:

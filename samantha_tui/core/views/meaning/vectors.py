@@ -97,13 +97,19 @@ def cache_name(engine: Embedder) -> str:
 
 
 def vectors_for(
-    memories: Sequence[Memory], engine: Embedder, cache: VectorCache | None = None
+    memories: Sequence[Memory],
+    engine: Embedder,
+    cache: VectorCache | None = None,
+    previous: Vectors | None = None,
 ) -> Vectors:
     """The vectors of `memories`, embedding only those `cache` lacks (then keeping them there).
-    Pure but for the cache; safe in a worker thread."""
+    `previous`: the vectors of an earlier state of the tree, whose rows of the same file digests
+    are taken as they are (by the same engine). Pure but for the cache; safe in a worker
+    thread."""
     import numpy as np
 
     cache = PROCESS_VECTORS if cache is None else cache
+    name = cache_name(engine)
     # The digest is the key of every record read from a file: its text is made only when its
     # vector must be (a warm call reads no body).
     texts: dict[str, str] = {}
@@ -115,39 +121,76 @@ def vectors_for(
             text = embedding_text(memory)
             keys.append(cache_key(memory, text))
             texts[keys[-1]] = text
-    kept = cache.vectors(cache_name(engine), dict.fromkeys(keys), WIDTH)
-    missing: dict[str, str] = {}
-    for memory, key in zip(memories, keys, strict=True):
-        if key not in kept and key not in missing:
-            missing[key] = texts[key] if key in texts else embedding_text(memory)
-    fresh: dict[str, bytes] = {}
-    if missing:
-        rows = np.empty((len(missing), DIMENSION + 1), dtype=np.float32)
-        texts_missing = list(missing.values())
-        # In slices, each one reported: the first reading of a large tree takes seconds.
-        for at in range(0, len(texts_missing), EMBED_SLICE):
-            progress.report(at, len(texts_missing), EMBEDDING)
-            chunk = texts_missing[at : at + EMBED_SLICE]
-            rows[at : at + len(chunk), :DIMENSION] = engine.embed(chunk)
-        progress.report(len(texts_missing), len(texts_missing), EMBEDDING)
-        rows[:, DIMENSION] = [words_of(text) for text in texts_missing]
-        fresh = {key: rows[row].tobytes() for row, key in enumerate(missing)}
-        cache.keep_vectors(cache_name(engine), fresh)
-    found = {**kept, **fresh}
-    # Row by row into the one matrix kept: a joined copy of every row would double the peak.
+    # Each row is written once into the one matrix kept: no joined copy of every row, and a
+    # first reading makes and embeds the texts a slice at a time (at 100,000 memories, all the
+    # texts at once and their vectors as bytes were several times the matrix).
     matrix = np.empty((len(keys), DIMENSION), dtype=np.float32)
     words = np.empty(len(keys), dtype=np.int64)
-    for row, key in enumerate(keys):
-        values = np.frombuffer(found[key], dtype=np.float32)
-        matrix[row] = values[:DIMENSION]
-        words[row] = values[DIMENSION]
+    reused = _reuse(previous, keys, matrix, words)
+    kept = cache.vectors(name, dict.fromkeys(k for r, k in enumerate(keys) if not reused[r]), WIDTH)
+    missing: dict[str, Memory] = {}
+    position: dict[str, int] = {}
+    waiting_rows: list[int] = []
+    waiting_at: list[int] = []
+    for row, (memory, key) in enumerate(zip(memories, keys, strict=True)):
+        if reused[row]:
+            continue
+        found = kept.get(key)
+        if found is not None:
+            values = np.frombuffer(found, dtype=np.float32)
+            matrix[row], words[row] = values[:DIMENSION], values[DIMENSION]
+            continue
+        if key not in position:
+            position[key] = len(missing)
+            missing[key] = memory
+        waiting_rows.append(row)
+        waiting_at.append(position[key])
+    del kept
+    rows, at_of = np.array(waiting_rows, dtype=np.intp), np.array(waiting_at, dtype=np.intp)
+    pending = list(missing)
+    # In slices, each one reported: the first reading of a large tree takes seconds.
+    for start in range(0, len(pending), EMBED_SLICE):
+        progress.report(start, len(pending), EMBEDDING)
+        chunk = pending[start : start + EMBED_SLICE]
+        chunk_texts = [
+            texts[key] if key in texts else embedding_text(missing[key]) for key in chunk
+        ]
+        table = np.empty((len(chunk), DIMENSION + 1), dtype=np.float32)
+        table[:, :DIMENSION] = engine.embed(chunk_texts)
+        table[:, DIMENSION] = [words_of(text) for text in chunk_texts]
+        cache.keep_vectors(name, {key: table[n].tobytes() for n, key in enumerate(chunk)})
+        here = (at_of >= start) & (at_of < start + len(chunk))
+        matrix[rows[here]] = table[at_of[here] - start, :DIMENSION]
+        words[rows[here]] = table[at_of[here] - start, DIMENSION]
+    if pending:
+        progress.report(len(pending), len(pending), EMBEDDING)
     return Vectors(
         paths=tuple(memory.path for memory in memories),
         digests=tuple(memory.digest for memory in memories),
         matrix=matrix,
         words=words,
-        embedded=len(missing),
+        embedded=len(pending),
     )
+
+
+def _reuse(
+    previous: Vectors | None,
+    keys: list[str],
+    matrix: npt.NDArray[np.float32],
+    words: npt.NDArray[np.int64],
+) -> npt.NDArray[np.bool_]:
+    """Copy into matrix and words the rows `previous` has of the same digests; which rows were."""
+    import numpy as np
+
+    reused = np.zeros(len(keys), dtype=bool)
+    if previous is None:
+        return reused
+    row_of = {digest: row for row, digest in enumerate(previous.digests) if digest}
+    at = np.fromiter((row_of.get(key, -1) for key in keys), dtype=np.intp, count=len(keys))
+    reused = at >= 0
+    matrix[reused] = previous.matrix[at[reused]]
+    words[reused] = previous.words[at[reused]]
+    return reused
 
 
 def words_of(text: str) -> int:
