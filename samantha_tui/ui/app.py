@@ -49,6 +49,7 @@ from .messages import (
     ChangeRefused,
     TreeCatalogued,
     TreeLoaded,
+    WatchNow,
     WorkFailed,
     while_shown,
 )
@@ -175,8 +176,7 @@ class SamanthaApp(
         """The main screen is up: settings, the last run's state, then read and watch the tree."""
         self._apply_settings()
         self.restore_state()
-        self.load_tree()
-        self.start_watching()
+        self.load_tree()  # the watcher starts once the first list is on screen
         offer_recovery(self)  # reads only: nothing is written until the person chooses
 
     def _apply_settings(self) -> None:
@@ -231,6 +231,8 @@ class SamanthaApp(
                 # The scan is CPU-bound: started at once, it shares the interpreter with drawing
                 # the frame and delays it by about its own length. It waits for the frame.
                 drawn.wait(FIRST_FRAME_WAIT)
+            else:
+                self.post_message(WatchNow())  # nothing to draw first: watch during the scan
         with self.work_progress():
             tree = self.curator.load()
         # The records live as long as the tree. Frozen now, the collector's first full pass does
@@ -250,7 +252,17 @@ class SamanthaApp(
         self.status_line.show_checking(self.checking)
         self.show_list()
         self._show_notices(tree)
-        self.call_after_refresh(message.drawn.set)
+        self.call_after_refresh(self._first_list_drawn, message.drawn)
+
+    def _first_list_drawn(self, drawn: threading.Event) -> None:
+        """The catalog's list is on screen: the watcher starts (its import and setup would have
+        delayed that frame), then the scan that checks the list against the files."""
+        self.start_watching()
+        drawn.set()
+
+    @on(WatchNow)
+    def _watch_now(self) -> None:
+        self.start_watching()
 
     @on(TreeLoaded)
     @while_shown

@@ -44,11 +44,15 @@ class LiveFiles(Host):
     def init_live(self) -> None:
         self._outside_paths: set[str] = set()
         self._index_timer: Timer | None = None
+        self._watch_started = False
         self.index_report: DriftReport | None = None
         """The indexes' state as last checked; None until the first check."""
 
     def start_watching(self) -> None:
-        if self.settings.watch:
+        """Watch the tree for other programs' changes, once per session (later calls do
+        nothing: a scan read again after a stop does not restart it)."""
+        if self.settings.watch and not self._watch_started:
+            self._watch_started = True
             self._watch()
 
     @background(exclusive=True, group="watch")

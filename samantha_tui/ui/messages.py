@@ -33,6 +33,10 @@ class TreeCatalogued(Message):
         self.drawn = drawn
 
 
+class WatchNow(Message):
+    """No list from the catalog to draw first: the watcher starts as the files are read."""
+
+
 class TreeLoaded(Message):
     """A scan finished."""
 

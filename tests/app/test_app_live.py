@@ -150,3 +150,28 @@ async def test_records_the_session_took_in_elsewhere_reach_the_list_with_the_nex
         assert app.list_is_behind()
         assert await until(pilot, lambda: NEW in keys_shown(app), WAIT)
         assert not app.list_is_behind()
+
+
+@pytest.mark.parametrize("catalogued", [True, False], ids=["catalog", "no-catalog"])
+async def test_the_watcher_starts_once_with_or_without_a_catalog_to_draw_first(
+    watched: Path,
+    made: list[object],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    catalogued: bool,
+) -> None:
+    """With a catalog, the watcher starts once its list is on screen (its setup would delay
+    that frame); without one, as the files are read. Either way once, and it catches changes."""
+    if not catalogued:
+        monkeypatch.setenv("SAMANTHA_TUI_CACHE", str(tmp_path / "empty-cache"))
+    app = SamanthaApp(watched, lambda: TODAY)
+    async with app.run_test(size=(120, 34)) as pilot:
+        assert await until(pilot, lambda: keys_shown(app) == [A])
+        assert await until(pilot, lambda: made)
+        assert await until(pilot, lambda: app.checking is None)  # the scan has checked it
+        (watched / NEW).write_text(memory("Written by the assistant"))
+        assert await until(pilot, lambda: NEW in keys_shown(app))
+        await pilot.press("ctrl+r")  # the tree read again does not start a second watcher
+        await settle(pilot)
+        assert len(made) == 1
+        assert len([w for w in app.workers if w.group == "watch" and not w.is_finished]) == 1
