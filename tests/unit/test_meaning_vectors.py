@@ -224,3 +224,28 @@ def test_the_memory_shown_next_reads_no_vector_from_the_catalog_again(
     related_to(second, store.tree.memories, back)
     assert asked == len(FILES), "the first call looks every memory up in the catalog"
     assert back.asked == asked, "the second reads nothing from it"
+
+
+def test_a_reading_in_slices_prunes_once_and_keeps_every_slice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pruning reads the whole records table: with the vectors kept a slice at a time it is
+    done with the first slice only, and every slice's vectors are kept."""
+    from samantha_tui.core.views.meaning import vectors as vectors_module
+
+    monkeypatch.setattr(vectors_module, "EMBED_SLICE", 1)
+    store = scanned(tmp_path)
+    catalog = store.catalog()
+    prunes: list[bool] = []
+    keep = catalog.keep_vectors
+
+    def recorded(model: str, vectors: dict[str, bytes], prune: bool = True) -> None:
+        prunes.append(prune)
+        keep(model, vectors, prune)
+
+    monkeypatch.setattr(catalog, "keep_vectors", recorded)
+    engine = Counting()
+    first = vectors_for(store.tree.memories, engine, catalog)
+    assert prunes == [True, False, False]
+    again = vectors_for(store.tree.memories, engine, catalog)
+    assert again.embedded == 0 and np.array_equal(again.matrix, first.matrix)

@@ -820,11 +820,11 @@ class Catalog:
         with self._lock:
             return read_vectors(self.connection, model, digests, width)
 
-    def keep_vectors(self, model: str, vectors: Mapping[str, bytes]) -> None:
+    def keep_vectors(self, model: str, vectors: Mapping[str, bytes], prune: bool = True) -> None:
         """Keep vectors by file digest under `model`; one that cannot be kept is embedded again
-        next time, nothing more."""
+        next time, nothing more. `prune`: drop first those of files the catalog no longer has."""
         with self._lock:
-            keep_vectors(self.connection, model, vectors)
+            keep_vectors(self.connection, model, vectors, prune)
 
     def close(self) -> None:
         """Close the database; rows not saved are lost (they cost only a read next time)."""

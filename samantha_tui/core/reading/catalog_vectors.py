@@ -50,19 +50,24 @@ def read_vectors(
     return found
 
 
-def keep_vectors(connection: sqlite3.Connection, model: str, vectors: Mapping[str, bytes]) -> bool:
-    """Keep these vectors under `model` in one transaction, dropping first those of digests no
-    file of the catalog holds any more; whether they were kept. Nothing is written while the
-    connection is inside another's transaction (the search tables')."""
+def keep_vectors(
+    connection: sqlite3.Connection, model: str, vectors: Mapping[str, bytes], prune: bool = True
+) -> bool:
+    """Keep these vectors under `model` in one transaction, dropping first (with `prune`) those
+    of digests no file of the catalog holds any more; whether they were kept. Nothing is written
+    while the connection is inside another's transaction (the search tables'). Pruning reads
+    every record's digest (the whole records table): a caller keeping vectors a slice at a time
+    prunes with its first slice only."""
     if not vectors or connection.in_transaction:
         return False
     try:
         connection.execute("BEGIN IMMEDIATE")
         try:
             connection.execute(_SCHEMA)
-            connection.execute(
-                f"DELETE FROM {TABLE} WHERE digest NOT IN (SELECT digest FROM records)"
-            )
+            if prune:
+                connection.execute(
+                    f"DELETE FROM {TABLE} WHERE digest NOT IN (SELECT digest FROM records)"
+                )
             connection.executemany(
                 f"INSERT OR REPLACE INTO {TABLE} (digest, model, vector) VALUES (?, ?, ?)",
                 [(digest, model, vector) for digest, vector in vectors.items() if digest],

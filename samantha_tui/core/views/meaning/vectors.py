@@ -36,7 +36,9 @@ class VectorCache(Protocol):
 
     def vectors(self, model: str, digests: Iterable[str], width: int) -> dict[str, bytes]: ...
 
-    def keep_vectors(self, model: str, vectors: Mapping[str, bytes]) -> None: ...
+    def keep_vectors(
+        self, model: str, vectors: Mapping[str, bytes], prune: bool = True
+    ) -> None: ...
 
 
 class MemoryVectors:
@@ -51,7 +53,7 @@ class MemoryVectors:
             found = ((digest, self._kept.get((model, digest))) for digest in digests)
             return {d: v for d, v in found if v is not None and len(v) == width}
 
-    def keep_vectors(self, model: str, vectors: Mapping[str, bytes]) -> None:
+    def keep_vectors(self, model: str, vectors: Mapping[str, bytes], prune: bool = True) -> None:
         with self._lock:
             self._kept.update(((model, digest), vector) for digest, vector in vectors.items())
 
@@ -158,7 +160,8 @@ def vectors_for(
         table = np.empty((len(chunk), DIMENSION + 1), dtype=np.float32)
         table[:, :DIMENSION] = engine.embed(chunk_texts)
         table[:, DIMENSION] = [words_of(text) for text in chunk_texts]
-        cache.keep_vectors(name, {key: table[n].tobytes() for n, key in enumerate(chunk)})
+        fresh = {key: table[n].tobytes() for n, key in enumerate(chunk)}
+        cache.keep_vectors(name, fresh, prune=start == 0)  # the stale dropped once a call
         here = (at_of >= start) & (at_of < start + len(chunk))
         matrix[rows[here]] = table[at_of[here] - start, :DIMENSION]
         words[rows[here]] = table[at_of[here] - start, DIMENSION]
