@@ -44,10 +44,10 @@ class HealthChecked(Message):
 
 
 UNASKED_MAX = 20_000
-"""Above this many memories the report worked out after every change compares none by meaning:
-the pass grows with the square of the tree (about 2 s of CPU at 10,000, minutes at 100,000),
-and would hold a core for longer than anyone waits for a score. The review (R) still compares
-them when asked, its progress shown, and so does `samantha-tui health`."""
+"""Above this many memories nothing is compared by meaning unless asked: not the report worked
+out after every change (the pass grows with the square of the tree: about 2 s of CPU at 10,000,
+minutes at 100,000) and not the preview's Related line (whose first reading embeds the whole
+tree). The review (R), the `m` picker and `samantha-tui health` still compare when asked."""
 
 
 def meaning_pairs(

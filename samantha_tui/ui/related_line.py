@@ -11,6 +11,7 @@ from rich.text import Text
 from ..core.basics.model import Memory
 from ..core.views.meaning import Related, Unavailable
 from ..core.views.naming import names_of
+from .health import UNASKED_MAX
 from .visible_text import shown
 
 if TYPE_CHECKING:
@@ -44,6 +45,10 @@ def related_line(host: Host, found: tuple[Related, ...]) -> Text | None:
 
 
 def line_of(host: Host, memory: Memory) -> Text | None:
-    """The line for `memory`, or None when nothing is close or comparing is off (any thread)."""
+    """The line for `memory`, or None when nothing is close or comparing is off (any thread).
+    Over UNASKED_MAX memories there is no line: its first reading would embed the whole tree
+    (minutes and a gigabyte at 100,000) for a line nobody asked for; `m` still compares."""
+    if len(host.curator.tree.memories) > UNASKED_MAX:
+        return None
     found = related_of(host, memory)
     return None if isinstance(found, Unavailable) else related_line(host, found)

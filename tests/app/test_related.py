@@ -91,3 +91,24 @@ async def test_with_meaning_off_m_says_so_and_no_line_shows(
         said = [n.message for n in app._notifications]
         assert any("Related memories are off" in m and "meaning.enabled" in m for m in said)
         assert not palette_open(app)
+
+
+async def test_over_the_limit_no_line_is_worked_out_but_m_still_compares(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tree over UNASKED_MAX gets no Related line (its first reading embeds the whole tree,
+    unasked); `m` compares when asked."""
+    from samantha_tui.ui import related_line
+
+    monkeypatch.setattr(related_line, "UNASKED_MAX", 2)
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(140, 36)) as pilot:
+        await settle(pilot)
+        assert app.table.select_key(FLAKY)
+        await settle(pilot)
+        assert line(app, "#preview-related") == ""
+        await pilot.press("m")
+        assert await until(pilot, lambda: palette_open(app))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.table.selected_key == PER_WORKER
