@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from samantha_tui.core.basics.plans import Operation, Plan
 from samantha_tui.core.views import lifecycle
@@ -204,3 +206,56 @@ def test_review_on_the_demo_finds_something_of_each_kind(demo_root: Path) -> Non
     critical = {m.path for m in tree.critical}
     pruned = {c.path for c in lifecycle.prune(tree).candidates}
     assert not critical & pruned
+
+
+def _every_pair_once(tree: lifecycle.Tree) -> list[tuple[str, str, str]]:
+    """duplicate_pairs as a comparison of every pair of one kind sharing a key would give it."""
+    from itertools import combinations
+
+    def keys(m: lifecycle.Memory) -> set[str]:
+        opening = lifecycle._fold(m.body)[:160]
+        return {lifecycle.merge_stem(m), f"title:{m.title.lower()}", f"open:{opening}"}
+
+    found = []
+    readable = [m for m in tree.memories if m.date is not None and not m.has_errors]
+    for first, second in combinations(readable, 2):
+        if first.kind is not second.kind or not keys(first) & keys(second):
+            continue
+        keep, drop = sorted((first, second), key=lifecycle.richness, reverse=True)
+        reason = None if drop.critical else lifecycle.duplicate_reason(keep, drop)
+        if reason is not None:
+            found.append((keep.path, drop.path, reason))
+    return sorted(found, key=lambda p: (p[1], p[0]))
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["", "x/"]),
+            st.sampled_from(["a", "a_20260602_010101", "b", "c"]),
+            st.sampled_from(["Cache keys", "Session Analysis - 2026-06-01", "Other"]),
+            st.sampled_from(["uv.lock ignored", "uv.lock was ignored", "something else", ""]),
+            st.integers(0, 3),
+        ),
+        max_size=9,
+    )
+)
+def test_each_candidate_pair_is_judged_once_as_a_comparison_of_all_would(
+    drawn: list[tuple[str, str, str, str, int]],
+) -> None:
+    by_path = {
+        f"{ST}/{folder}{stem}.md": lifecycle.Memory(
+            lifecycle.Kind.SHORT_TERM,
+            f"{ST}/{folder}{stem}.md",
+            title,
+            body=f"# {title}\n\n{text}\n",
+            date=TODAY,
+            reference_count=refs,
+        )
+        for folder, stem, title, text, refs in drawn
+    }
+    memories = tuple(by_path.values())
+    tree = lifecycle.Tree(root="", memories=memories)
+    found = [(k.path, d.path, r) for k, d, r in lifecycle.duplicate_pairs(tree)]
+    assert sorted(found, key=lambda p: (p[1], p[0])) == _every_pair_once(tree)
