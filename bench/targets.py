@@ -74,6 +74,10 @@ TARGETS = (
         Target("scrolling, meaning on / off", "meaning_scroll_ratio", size, 1.1)
         for size in (1000, 10000, 100000)
     ),
+    *(
+        Target("held PgDn stall, meaning on / off", "meaning_stall_ratio", size, 1.1)
+        for size in (1000, 10000, 100000)
+    ),
 )
 
 
