@@ -9,7 +9,8 @@ samantha-llm makes it), and fresh processes measure it RUNS[size] times: a cold 
 one right after (sharing a new, empty cache folder), the headless app (start-up, scrolling, peak
 RSS; again with meaning off, for what meaning costs), the floor app and the console script on a
 pseudo-terminal (with no cache yet, up to COLD_PTY_MAX memories, then warm, holding PgDn to the
-last row, with meaning on and off). All run with the settings users have: the watcher on. Then
+last row, with meaning on and off), and Harlequin when BENCH_HARLEQUIN names it
+(bench/harlequin_ref.py). All run with the settings users have: the watcher on. Then
 headless search as whole processes against grep | fzf and samantha-llm; then one core process
 (warm cache) times search and writes, last because it writes into the tree. Medians are
 recorded with the worst beside them as `..._max`, and the ratios of bench/targets.py from the
@@ -28,7 +29,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from . import cli_search, cold_start, edit_probe, floor_app, targets, trees
+from . import cli_search, cold_start, edit_probe, floor_app, harlequin_ref, targets, trees
 from .pty_probe import FILLED, held_page_down, startup_pty
 from .results import record_extra, run
 
@@ -57,6 +58,7 @@ COLUMNS = [
     ("(max)", "startup_pty_s_max"),
     ("pty cold", "startup_pty_cold_s"),
     ("floor s", "floor_pty_s"),
+    ("harlequin", "harlequin_pty_s"),
     ("stall ms", "pgdn_stall_ms"),
     ("search s", "search_cli_s"),
     ("grep|fzf", "grep_fzf_s"),
@@ -114,6 +116,9 @@ def measure(size: int, workdir: Path) -> dict[str, float]:
         taken.setdefault("rss_meaning_off_mb", []).append(plain["rss_mb"])
         for _ in range(FLOOR_RUNS):
             taken.setdefault("floor_pty_s", []).append(startup_pty(FLOOR, env, FLOOR_FILLED))
+        if harlequin := harlequin_ref.command():
+            started = harlequin_ref.startup(harlequin, env, workdir / "harlequin-home")
+            taken.setdefault("harlequin_pty_s", []).append(started)
         if size <= COLD_PTY_MAX:
             cold_env = {**env, CACHE_ENV: str(workdir / f"cache-{size}-{n}-pty")}
             cold = startup_pty([SCRIPT, root], cold_env, FILLED)

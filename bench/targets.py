@@ -13,6 +13,7 @@ from dataclasses import dataclass
 RATIOS: dict[str, tuple[str, str]] = {
     "startup_floor_ratio": ("startup_pty_s", "floor_pty_s"),
     "startup_cold_floor_ratio": ("startup_pty_cold_s", "floor_pty_s"),
+    "startup_harlequin_ratio": ("startup_pty_s", "harlequin_pty_s"),
     "search_grep_fzf_ratio": ("search_cli_s", "grep_fzf_s"),
     "search_samantha_llm_speedup": ("samantha_llm_search_s", "search_cli_s"),
     "meaning_rss_ratio": ("rss_mb", "rss_meaning_off_mb"),
@@ -47,6 +48,10 @@ TARGETS = (
     Target(STARTUP, "startup_floor_ratio", 10000, 1.5),
     Target(STARTUP, "startup_floor_ratio", 100000, 2.0),
     Target("start-up / floor, no catalog", "startup_cold_floor_ratio", 10000, 3.0),
+    *(
+        Target("start-up / Harlequin's", "startup_harlequin_ratio", size, 0.5)
+        for size in (1000, 10000, 100000)
+    ),
     *(
         Target("search / grep|fzf", "search_grep_fzf_ratio", size, 1.5)
         for size in (1000, 10000, 100000)
