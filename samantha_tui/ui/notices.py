@@ -1,6 +1,6 @@
 """Toasts one at a time per kind of event, so a burst of keys never floods the preview.
 
-Every notice has a kind: the caller's, else its title, else the shape of its message (digits and
+Every notice has a kind: the caller's, else its title with the shape of its message (digits and
 quoted names left out, so "3 memories" and "5 memories" are one kind). A new notice of a kind
 already on screen replaces that toast and counts the repeats in its title ("(×3)"); at most
 MAX_SHOWN toasts show at once, the oldest calm one giving way first. Errors a person must read
@@ -34,12 +34,13 @@ _NAMED = re.compile(r"\S+\.(?:md|json)\b")
 
 
 def kind_of(message: str, title: str = "") -> str:
-    """The kind of a notice without one given: its title, else its first line's shape."""
-    if title:
-        return title
+    """The kind of a notice without one given: its title and its first line's shape. Two
+    notices under one title that say different things (two settings errors) are two kinds:
+    each is shown and kept in the log, not counted as a repeat of the other."""
     first = message.splitlines()[0] if message else ""
     shape = _NAMED.sub("…", _QUOTED.sub("…", first))
-    return _NUMBER.sub("#", shape).split(":", 1)[0].strip()
+    shape = _NUMBER.sub("#", shape).split(":", 1)[0].strip()
+    return f"{title}\n{shape}" if title else shape
 
 
 def counted(title: str, count: int) -> str:

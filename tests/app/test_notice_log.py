@@ -81,6 +81,16 @@ async def test_n_lists_every_notice_once_and_a_repeat_counts(demo_root: Path) ->
         assert "error" in text and "(×4)" in text
         assert text.index("it broke") < text.index("marked critical")  # newest first
 
+        # Two notices under one title that say different things are both kept.
+        app.notify("theme 'x' in config.toml is not a theme", title="Settings")
+        app.notify("config.toml: no action has the id nope", title="Settings")
+        await pilot.pause()
+        said = [e.message for e in app.notices.log.newest_first()[:2]]
+        assert said == [
+            "config.toml: no action has the id nope",
+            "theme 'x' in config.toml is not a theme",
+        ]
+
         app.notify("while open", kind="later")
         await pilot.pause()
         assert "while open" in plain(screen)

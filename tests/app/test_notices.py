@@ -16,7 +16,13 @@ from ..pilot import settle, until
 def test_kind_of_leaves_out_numbers_and_names() -> None:
     assert notices.kind_of("3 memories marked", "") == notices.kind_of("12 memories marked", "")
     assert notices.kind_of("Marked critical: 2026-01-02_a.md") == "Marked critical"
-    assert notices.kind_of("anything", "Settings") == "Settings"
+    assert notices.kind_of("3 keys unknown", "Settings") == notices.kind_of(
+        "4 keys unknown", "Settings"
+    )
+    assert notices.kind_of("theme 'x' is not a theme", "Settings") != notices.kind_of(
+        "no action has the id y", "Settings"
+    )
+    assert notices.kind_of("Saved", "Settings") != notices.kind_of("Saved", "Trash")
     assert notices.kind_of("Reading the tree again") != notices.kind_of("Still reading the tree")
 
 
