@@ -26,8 +26,9 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 compile: $(VENV)/.installed
 	@$(BIN)/python -m compileall -q samantha_tui
 
+# The demo copy is scratch: removed when the app ends, so runs leave no folders behind.
 run: $(VENV)/.installed compile
-	@dir=$$(mktemp -d -t samantha-demo.XXXXXX) && \
+	@dir=$$(mktemp -d -t samantha-demo.XXXXXX) && trap 'rm -rf "$$dir"' EXIT && \
 	$(BIN)/samantha-tui demo "$$dir" >/dev/null && \
 	$(BIN)/samantha-tui "$$dir"
 
