@@ -270,7 +270,7 @@ async def test_the_conflict_dialog_and_its_notice_name_the_file_as_typed(root: P
         await settle(pilot)
         assert isinstance(app.screen, ConflictScreen)
         name = RECENT.rsplit("/", 1)[1]
-        assert_shows(app, f"Changed on disk: {RECENT}", f"Your change: {name}: fields saved")
+        assert_shows(app, f"Changed on disk: {RECENT}", f"Your change: {name}: fields edited")
         await click_on(pilot)
         await pilot.press("r")
         await settle(pilot)

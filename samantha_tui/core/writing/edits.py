@@ -113,7 +113,8 @@ def edit_fields(
     """Save a form: set and remove keys, and with `title` rewrite the body's `# ` heading line,
     against the digest the form was opened on."""
     op = _edit(path, "edited in the form", set_values, unset, expected, title)
-    said = "fields saved" if set_values or unset else "title saved"
+    # Named for what it does, not as done: the conflict dialog shows it for a change not written.
+    said = "fields edited" if set_values or unset else "title edited"
     return Plan(f"{name_of(path)}: {said}", (op,), rule=FORM)
 
 
