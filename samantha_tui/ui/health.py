@@ -47,7 +47,7 @@ UNASKED_MAX = 20_000
 """Above this many memories nothing is compared by meaning unless asked: not the report worked
 out after every change (the pass grows with the square of the tree: about 2 s of CPU at 10,000,
 minutes at 100,000) and not the preview's Related line (whose first reading embeds the whole
-tree). The review (R), the `m` picker and `samantha-tui health` still compare when asked."""
+tree). The review (p), the `m` picker and `samantha-tui health` still compare when asked."""
 
 
 def meaning_pairs(
@@ -62,7 +62,7 @@ def meaning_pairs(
     if unasked and settings.meaning and len(memories) > UNASKED_MAX:
         return Unavailable(
             f"not compared after each change in a tree of {len(memories):,} memories (over "
-            f"{UNASKED_MAX:,} the comparison takes minutes); the review (R) compares them"
+            f"{UNASKED_MAX:,} the comparison takes minutes); the review (p) compares them"
         )
     return analyse_if(settings.meaning, memories, curator.store.catalog())
 

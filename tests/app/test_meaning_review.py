@@ -215,7 +215,7 @@ async def test_a_tree_over_the_limit_is_compared_when_reviewed_not_after_each_ch
         assert await until(pilot, lambda: app.health_report is not None)
         semantic = app.health_report.semantic
         assert not semantic.on and "not compared after each change" in semantic.reason
-        assert "the review (R) compares them" in semantic.reason
+        assert "the review (p) compares them" in semantic.reason
         screen = await open_review(pilot, HEALTH)
         assert screen.review is not None
         assert {pair.first for pair in screen.review.conflicts} == {ALWAYS_PNPM}

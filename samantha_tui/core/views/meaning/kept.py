@@ -50,11 +50,6 @@ class KeptVectors:
                 self._chosen, self._vectors = chosen, vectors
             return chosen, vectors
 
-    def forget(self) -> None:
-        """Drop what is kept (a tree closed, a test's state)."""
-        with self._lock:
-            self._memories, self._key, self._chosen, self._vectors = None, None, [], None
-
 
 KEPT = KeptVectors()
 """The process's: the app curates one tree at a time."""

@@ -130,8 +130,9 @@ def vectors_for(
     words = np.empty(len(keys), dtype=np.int64)
     reused = _reuse(previous, keys, matrix, words)
     kept = cache.vectors(name, dict.fromkeys(k for r, k in enumerate(keys) if not reused[r]), WIDTH)
-    missing: dict[str, Memory] = {}
     position: dict[str, int] = {}
+    """Each key to embed, by its place in `pending`."""
+    pending: list[tuple[str, Memory]] = []
     waiting_rows: list[int] = []
     waiting_at: list[int] = []
     for row, (memory, key) in enumerate(zip(memories, keys, strict=True)):
@@ -143,24 +144,21 @@ def vectors_for(
             matrix[row], words[row] = values[:DIMENSION], values[DIMENSION]
             continue
         if key not in position:
-            position[key] = len(missing)
-            missing[key] = memory
+            position[key] = len(pending)
+            pending.append((key, memory))
         waiting_rows.append(row)
         waiting_at.append(position[key])
     del kept
     rows, at_of = np.array(waiting_rows, dtype=np.intp), np.array(waiting_at, dtype=np.intp)
-    pending = list(missing)
     # In slices, each one reported: the first reading of a large tree takes seconds.
     for start in range(0, len(pending), EMBED_SLICE):
         progress.report(start, len(pending), EMBEDDING)
         chunk = pending[start : start + EMBED_SLICE]
-        chunk_texts = [
-            texts[key] if key in texts else embedding_text(missing[key]) for key in chunk
-        ]
+        chunk_texts = [texts[key] if key in texts else embedding_text(m) for key, m in chunk]
         table = np.empty((len(chunk), DIMENSION + 1), dtype=np.float32)
         table[:, :DIMENSION] = engine.embed(chunk_texts)
         table[:, DIMENSION] = [words_of(text) for text in chunk_texts]
-        fresh = {key: table[n].tobytes() for n, key in enumerate(chunk)}
+        fresh = {key: table[n].tobytes() for n, (key, _) in enumerate(chunk)}
         cache.keep_vectors(name, fresh, prune=start == 0)  # the stale dropped once a call
         here = (at_of >= start) & (at_of < start + len(chunk))
         matrix[rows[here]] = table[at_of[here] - start, :DIMENSION]

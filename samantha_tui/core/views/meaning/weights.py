@@ -31,7 +31,6 @@ class WeightsError(Exception):
 
 @dataclass(frozen=True)
 class Files:
-    folder: Path
     weights: Path
     tokenizer: Path
 
@@ -52,7 +51,6 @@ def package_folder() -> Path | None:
 def files_of(folder: Path, config: str, dimension: int) -> Files:
     """Where wordllama keeps the weights and the tokenizer of `config` in its package folder."""
     return Files(
-        folder,
         folder / "weights" / f"{config}_{dimension}.safetensors",
         folder / "tokenizers" / f"{config}_tokenizer_config.json",
     )
