@@ -342,3 +342,40 @@ async def test_a_page_key_before_an_open_select_is_laid_out_is_ignored() -> None
         overlay.action_page_up()
         await pilot.pause()
         assert app.is_running
+
+
+async def test_a_new_memory_starts_at_medium_importance_which_can_be_cleared(tree) -> None:
+    """samantha-llm reads a memory without importance as medium: the form says so before the
+    save, instead of writing none; the person may still choose another or none."""
+    store = tree({})
+    form = MemoryForm(Kind.SHORT_TERM, None, build_vocabulary(store.tree), TODAY)
+    app = Harness(form)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        importance = form.query_one("#field-importance", Select)
+        assert importance.value == "medium" and not form.dirty
+        form.query_one("#field-title", Input).value = "Retry budget"
+        form.query_one("#field-topics", Input).value = "ci"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert app.result.new_memory.mapping["importance"] == "medium"
+
+    cleared = MemoryForm(Kind.LONG_TERM, None, build_vocabulary(store.tree), TODAY)
+    app = Harness(cleared)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        cleared.query_one("#field-importance", Select).clear()
+        cleared.query_one("#field-title", Input).value = "Retry budget"
+        cleared.query_one("#field-topics", Input).value = "ci"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert "importance" not in app.result.new_memory.mapping
+
+
+async def test_a_new_task_starts_with_no_importance(tree) -> None:
+    store = tree({})
+    form = MemoryForm(Kind.CURRENT_TASKS, None, build_vocabulary(store.tree), TODAY)
+    app = Harness(form)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert form.query_one("#field-importance", Select).is_blank()

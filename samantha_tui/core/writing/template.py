@@ -17,6 +17,7 @@ from typing import Any
 from ..basics import schema
 from ..basics.model import Kind
 from ..reading.fields import FIELDS
+from ..views.indexes.entries import DEFAULT_IMPORTANCE
 from .atomic import StoreError
 
 MAX_NAME = 40
@@ -76,6 +77,15 @@ def defaults(kind: Kind, today: dt.date) -> dict[str, Any]:
         return {"status": "completed", "completed": today}
     if kind is Kind.PROCEDURAL:
         return {"type": "runbook", "confidence": "low"}
+    return {}
+
+
+def suggested(kind: Kind) -> dict[str, Any]:
+    """Values a new memory's form starts with, which the person sees and may change or clear
+    before saving (unlike `defaults`, nothing puts them back): a dated memory gets the
+    importance samantha-llm assumes for one that names none, so its index lists agree."""
+    if kind in (Kind.SHORT_TERM, Kind.LONG_TERM):
+        return {"importance": DEFAULT_IMPORTANCE}
     return {}
 
 

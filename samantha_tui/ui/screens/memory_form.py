@@ -170,7 +170,11 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
     def _initial_raw(self) -> dict[str, str]:
         values = dict(self._original)
         if self.memory is None:
-            values = {"date": self.today, **template.defaults(self.kind, self.today)}
+            values = {
+                "date": self.today,
+                **template.defaults(self.kind, self.today),
+                **template.suggested(self.kind),
+            }
         raw = {
             spec.key: "" if spec is TITLE else fields.raw_value(spec, values.get(spec.key))
             for spec in self._specs
