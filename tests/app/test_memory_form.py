@@ -379,3 +379,51 @@ async def test_a_new_task_starts_with_no_importance(tree) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert form.query_one("#field-importance", Select).is_blank()
+
+
+FORMATS = {"YYYY-MM-DD", "0 or more", "from the title", "new project name", "a project name"}
+"""Placeholders that say what to type; any other names an example after `e.g.`, so that no
+empty field looks filled in."""
+
+
+def _reads_as_a_hint(placeholder: str) -> bool:
+    return (
+        not placeholder
+        or placeholder.startswith("e.g. ")
+        or placeholder in FORMATS
+        or placeholder.startswith("YYYY-MM-DD, e.g. ")
+        or placeholder == "replaces every memory's topics"
+    )
+
+
+async def test_no_empty_field_of_a_new_memory_looks_filled_in(tree) -> None:
+    store = tree({})
+    for kind in Kind:
+        form = MemoryForm(kind, None, build_vocabulary(store.tree), TODAY)
+        app = Harness(form)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            placeholders = {i.id: i.placeholder for i in form.query(Input)}
+            assert placeholders["field-topics"] == "e.g. testing, ci"
+            odd = {key: text for key, text in placeholders.items() if not _reads_as_a_hint(text)}
+            assert not odd, kind
+
+
+async def test_no_field_of_the_bulk_form_looks_filled_in(tree) -> None:
+    from samantha_tui.ui.screens.bulk_form import LEAVE, BulkForm
+
+    store = tree({REL: TEXT, ".ai/procedural-memory/.ai/deploys.md": TEXT})
+
+    class BulkHarness(App[None]):
+        CSS_PATH = STYLESHEET
+
+        def on_mount(self) -> None:
+            self.push_screen(BulkForm(store.tree.memories, build_vocabulary(store.tree), TODAY))
+
+    app = BulkHarness()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        placeholders = {i.id: i.placeholder for i in app.screen.query(Input)}
+        assert placeholders["bulk-topics-add"] == f"{LEAVE}: e.g. release, ci"
+        hints = {key: text.removeprefix(f"{LEAVE}: ") for key, text in placeholders.items()}
+        assert all(_reads_as_a_hint(text) for text in hints.values()), hints

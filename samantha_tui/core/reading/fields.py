@@ -38,13 +38,21 @@ class FieldSpec:
     control: Control
     required: bool = False
     hint: str = ""
-    """Shown in an empty control: what to type."""
+    """Shown in an empty control: what to type (a format, never a value that could pass for
+    one the file holds)."""
+    example: str = ""
+    """A value one could type, shown in an empty control after `e.g.` when there is no hint."""
+
+    @property
+    def placeholder(self) -> str:
+        """What an empty control shows: the hint, else the example marked as one."""
+        return self.hint or (f"e.g. {self.example}" if self.example else "")
 
 
 FIELDS = (
     FieldSpec("date", "Date", Control.DATE, required=True, hint="YYYY-MM-DD"),
     FieldSpec("updated", "Updated", Control.DATE, hint="YYYY-MM-DD"),
-    FieldSpec("topics", "Topics", Control.TOPICS, required=True, hint="testing, ci"),
+    FieldSpec("topics", "Topics", Control.TOPICS, required=True, example="testing, ci"),
     FieldSpec("importance", "Importance", Control.CHOICE),
     FieldSpec("type", "Type", Control.CHOICE),
     FieldSpec("project", "Project", Control.PROJECT),
@@ -52,7 +60,7 @@ FIELDS = (
     FieldSpec("critical", "Critical", Control.SWITCH),
     FieldSpec("status", "Status", Control.CHOICE),
     FieldSpec("completed", "Completed", Control.DATE, hint="YYYY-MM-DD"),
-    FieldSpec("domain", "Domain", Control.TEXT, hint="e.g. python-testing"),
+    FieldSpec("domain", "Domain", Control.TEXT, example="python-testing"),
     FieldSpec("confidence", "Confidence", Control.CHOICE),
 )
 """Every editable key, in the order the form shows them."""
@@ -174,7 +182,8 @@ def parse_field(spec: FieldSpec, raw: str) -> Any:
     text = raw.strip()
     if not text:
         if spec.required:
-            example = f", e.g. {spec.hint}" if spec.hint else ""
+            shown = spec.example or spec.hint
+            example = f", e.g. {shown}" if shown else ""
             raise FieldError(f"`{spec.key}` is required{example}")
         return None
     if spec.control is Control.DATE:

@@ -145,7 +145,7 @@ class BootstrapScreen(LiveScreen):
             yield SafeSelect[str]([], prompt="none chosen", compact=True, id="bootstrap-project")
             for name, hint in (
                 ("repo", "tidewater/infra"),
-                ("paths", "a/b.py, tests/"),
+                ("paths", "e.g. a/b.py, tests/"),
                 ("keywords", "comma-separated"),
             ):
                 yield Label(name.capitalize(), classes="bootstrap-label")

@@ -82,8 +82,8 @@ class BulkForm(DismissOnce, Screen[BulkChange | None]):
                 yield from self._choice("status", "Status", schema.TASK_STATUS, "tasks only")
             if self._with_confidence:
                 yield from self._choice("confidence", "Confidence", schema.CONFIDENCE, "runbooks")
-            yield from self._input("topics-add", "Add topics", "release, ci")
-            yield from self._input("topics-remove", "Remove topics", "old-tag")
+            yield from self._input("topics-add", "Add topics", "e.g. release, ci")
+            yield from self._input("topics-remove", "Remove topics", "e.g. old-tag")
             yield from self._input("topics-set", "Set topics", "replaces every memory's topics")
         yield Static(id="bulk-preview")
         yield FittedFooter()

@@ -246,7 +246,7 @@ class MemoryForm(DismissOnce, Screen[FormResult | None]):
         else:
             yield Input(
                 value=raw,
-                placeholder=spec.hint,
+                placeholder=spec.placeholder,
                 validators=[FieldValidator(spec)],
                 suggester=TopicSuggester(self.vocabulary)
                 if spec.control is Control.TOPICS
