@@ -7,6 +7,7 @@ that order until the search is cleared.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from textual.theme import Theme
@@ -100,6 +101,11 @@ class Sorting(Host):
 
     # --- across runs -----------------------------------------------------------------------------
 
+    @property
+    def _tree_key(self) -> str:
+        """The open tree as the state file keys its tab: the root with every link resolved."""
+        return os.path.realpath(self.store.root)
+
     def restore_state(self) -> None:
         """Take the last run's tab, theme and sorts in (after the settings' theme is applied)."""
         loaded = state_file.load_state(self._state_path)
@@ -120,8 +126,9 @@ class Sorting(Host):
             and state.theme in self.available_themes
         ):
             self.theme = state.theme
-        if state.last_tab in tab_ids and state.last_tab != self.current_tab:
-            self.action_show_tab(state.last_tab)
+        tab = state.tab_of(self._tree_key)
+        if tab in tab_ids and tab != self.current_tab:
+            self.action_show_tab(tab)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
 
     def _theme_changed(self, theme: Theme) -> None:
@@ -138,11 +145,14 @@ class Sorting(Host):
         if self._picked_theme is not None:
             theme, theme_setting = self._picked_theme, self.settings.theme
         state = state_file.AppState(
-            last_tab=self.current_tab,
+            last_tab=self._saved.last_tab,
             theme=theme,
             theme_setting=theme_setting,
             sorts=dict(sorted(self._sorts.items())),
+            last_tabs=self._saved.last_tabs,
         )
+        if state.tab_of(self._tree_key) != self.current_tab:
+            state = state.with_tab(self._tree_key, self.current_tab)
         if state == self._saved:
             return
         problem = state_file.save_state(self._state_path, state)

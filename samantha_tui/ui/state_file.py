@@ -1,9 +1,12 @@
-"""What the app remembers between runs: the last tab, a theme picked in the app, each tab's sort.
+"""What the app remembers between runs: each tree's last tab, a theme picked in the app, each
+tab's sort.
 
 Not the settings file, which is the person's to write: this one is the app's, in
 `$XDG_STATE_HOME/samantha-tui/state.json` (usually `~/.local/state/samantha-tui/state.json`;
-`$SAMANTHA_TUI_STATE` names another file). It is global, not per tree: how a person likes a list
-sorted, and which theme they picked, are theirs whatever tree they open.
+`$SAMANTHA_TUI_STATE` names another file). How a person likes a list sorted, and which theme they
+picked, are theirs whatever tree they open; the tab they were on belongs to the tree, keyed by its
+resolved path (the newest MAX_TREES trees are kept). A file from before tabs were kept per tree
+holds one `last_tab`: it is the tab of a tree with none of its own, until any tree has one.
 
 Read tolerantly (a missing file is the defaults; a damaged or odd one is the defaults and one
 message, never an exception) and never through a link or a pipe put in its place: those are
@@ -12,6 +15,7 @@ neither read nor written over.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import stat
@@ -26,14 +30,19 @@ from ..core.basics.sorting import FIELDS_BY_ID, SortOrder
 from ..core.basics.xdg import state_file
 from ..core.writing.own_files import replace_own_file
 
-VERSION = 1
+VERSION = 2
 LIMIT = 1 << 16
 """Bytes read at most: the app writes a few hundred; anything bigger is not its file."""
+MAX_TREES = 32
+"""Trees whose last tab is kept; the one shown longest ago goes first."""
+WRITTEN_MAX = LIMIT // 2
+"""Bytes the app writes at most: older trees' tabs go first (their paths may be long)."""
 
 
 @dataclass(frozen=True)
 class AppState:
     last_tab: str | None = None
+    """The one tab of a file written before tabs were kept per tree (see the module's doc)."""
     theme: str | None = None
     """The theme last picked in the app."""
     theme_setting: str | None = None
@@ -41,6 +50,20 @@ class AppState:
     the settings file wins again."""
     sorts: Mapping[str, SortOrder] = field(default_factory=lambda: MappingProxyType({}))
     """Tab id -> the order a person chose for it."""
+    last_tabs: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    """A tree's resolved path -> the tab last shown on it, the tree shown longest ago first."""
+
+    def tab_of(self, tree: str) -> str | None:
+        """The tab last shown on `tree`; None when it has none (the default tab)."""
+        if tree in self.last_tabs:
+            return self.last_tabs[tree]
+        return None if self.last_tabs else self.last_tab
+
+    def with_tab(self, tree: str, tab: str) -> AppState:
+        """This state with `tab` as `tree`'s, `tree` the newest; an old file's one tab goes."""
+        tabs = [(path, shown) for path, shown in self.last_tabs.items() if path != tree]
+        tabs = [*tabs, (tree, tab)][-MAX_TREES:]
+        return dataclasses.replace(self, last_tab=None, last_tabs=MappingProxyType(dict(tabs)))
 
 
 def state_path(environ: Mapping[str, str] = os.environ) -> Path:
@@ -84,6 +107,7 @@ def load_state(path: Path) -> Loaded:
         theme=_text(data, "theme", odd),
         theme_setting=_text(data, "theme_setting", odd),
         sorts=MappingProxyType(_sorts(data.get("sort", {}), odd)),
+        last_tabs=MappingProxyType(_tabs(data.get("last_tabs", []), odd)),
     )
     message = None
     if odd:
@@ -119,19 +143,43 @@ def _sorts(value: Any, odd: list[str]) -> dict[str, SortOrder]:
     return sorts
 
 
+def _tabs(value: Any, odd: list[str]) -> dict[str, str]:
+    if not isinstance(value, list):
+        odd.append("`last_tabs`")
+        return {}
+    tabs: dict[str, str] = {}
+    for item in value:
+        tree = item.get("tree") if isinstance(item, dict) else None
+        tab = item.get("tab") if isinstance(item, dict) else None
+        if isinstance(tree, str) and tree and isinstance(tab, str) and tab.strip():
+            tabs.pop(tree, None)  # the later one is the newer
+            tabs[tree] = tab
+        elif "`last_tabs`" not in odd:
+            odd.append("`last_tabs`")
+    return tabs
+
+
 def state_json(state: AppState) -> bytes:
-    """The file's bytes: keys sorted, so an unchanged state writes the same bytes."""
-    data = {
-        "version": VERSION,
-        "last_tab": state.last_tab,
-        "theme": state.theme,
-        "theme_setting": state.theme_setting,
-        "sort": {
-            tab: {"field": order.field.id, "descending": order.descending}
-            for tab, order in sorted(state.sorts.items())
-        },
-    }
-    return (json.dumps(data, indent=2, sort_keys=True) + "\n").encode("utf-8")
+    """The file's bytes: keys sorted, so an unchanged state writes the same bytes; the trees'
+    tabs oldest first, as many of the newest as fit in WRITTEN_MAX bytes."""
+    tabs = list(state.last_tabs.items())
+    while True:
+        data: dict[str, Any] = {
+            "version": VERSION,
+            "theme": state.theme,
+            "theme_setting": state.theme_setting,
+            "sort": {
+                tab: {"field": order.field.id, "descending": order.descending}
+                for tab, order in sorted(state.sorts.items())
+            },
+            "last_tabs": [{"tree": tree, "tab": tab} for tree, tab in tabs],
+        }
+        if state.last_tab is not None:
+            data["last_tab"] = state.last_tab
+        text = (json.dumps(data, indent=2, sort_keys=True) + "\n").encode("utf-8")
+        if len(text) <= WRITTEN_MAX or not tabs:
+            return text
+        tabs = tabs[1:]
 
 
 def save_state(path: Path, state: AppState) -> str | None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from textual.widgets import OptionList, Tabs
 
 from samantha_tui.core.basics.sorting import KEYS, SortField
+from samantha_tui.demo import write_demo
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.sort_menu import SortMenu
 
@@ -165,7 +166,8 @@ async def test_a_restart_keeps_the_tab_the_theme_and_each_sort(demo_root: Path) 
         await settle(pilot)
         long_order = [r.key for r in app.table.rows]
     saved = state()
-    assert saved["last_tab"] == "long-term" and saved["theme"] == "nord"
+    assert saved["last_tabs"] == [{"tree": str(demo_root.resolve()), "tab": "long-term"}]
+    assert saved["theme"] == "nord" and "last_tab" not in saved
     assert saved["sort"]["short-term"] == {"field": "references", "descending": True}
     assert saved["sort"]["long-term"] == {"field": "title", "descending": False}
 
@@ -191,7 +193,8 @@ async def test_a_damaged_state_file_is_one_warning_and_the_defaults(demo_root: P
         assert app.query_one(Tabs).active == "short-term"
         await pilot.press("3")
         await settle(pilot)
-    assert state()["last_tab"] == "tasks"  # rewritten whole once something changed
+    # Rewritten whole once something changed.
+    assert state()["last_tabs"] == [{"tree": str(demo_root.resolve()), "tab": "tasks"}]
 
 
 async def test_a_settings_theme_changed_since_the_pick_wins(demo_root: Path, tmp_path) -> None:
@@ -211,3 +214,55 @@ async def test_a_settings_theme_changed_since_the_pick_wins(demo_root: Path, tmp
     async with kept.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         assert kept.theme == "nord"
+
+
+async def tab_on_opening(root: Path, press: str | None = None) -> str:
+    """The tab `root` opens on; then `press` (a tab's number), and quit."""
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        opened = app.query_one(Tabs).active
+        if press:
+            await pilot.press(press)
+            await settle(pilot)
+    return opened
+
+
+async def test_each_tree_opens_on_its_own_last_tab(tmp_path: Path) -> None:
+    first = write_demo(tmp_path / "first", TODAY)
+    second = write_demo(tmp_path / "second", TODAY)
+    assert await tab_on_opening(first, "2") == "short-term"
+    assert await tab_on_opening(second) == "short-term", "another tree: not the first's tab"
+    assert await tab_on_opening(second, "3") == "short-term"
+    # A link to a tree is the tree.
+    (tmp_path / "link").symlink_to(first)
+    assert await tab_on_opening(tmp_path / "link") == "long-term"
+    assert await tab_on_opening(second) == "tasks"
+    assert [entry["tab"] for entry in state()["last_tabs"]] == ["long-term", "tasks"]
+
+
+async def test_an_old_state_file_still_loads(tmp_path: Path) -> None:
+    """Written before tabs were kept per tree: its one tab is the tab of a tree with none,
+    until a tree has its own; its theme and sorts are kept."""
+    first = write_demo(tmp_path / "first", TODAY)
+    second = write_demo(tmp_path / "second", TODAY)
+    old = {
+        "version": 1,
+        "last_tab": "tasks",
+        "theme": "nord",
+        "theme_setting": None,
+        "sort": {"long-term": {"field": "title", "descending": False}},
+    }
+    Path(os.environ["SAMANTHA_TUI_STATE"]).write_text(json.dumps(old), "utf-8")
+    app = SamanthaApp(first, lambda: TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert not [n for n in app._notifications if n.title == "State"]
+        assert app.query_one(Tabs).active == "tasks" and app.theme == "nord"
+        await pilot.press("2")
+        await settle(pilot)
+        assert "▲Title" in header(app)
+    assert await tab_on_opening(second) == "short-term"
+    saved = state()
+    assert "last_tab" not in saved and saved["theme"] == "nord"
+    assert saved["sort"] == old["sort"]

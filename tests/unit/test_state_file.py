@@ -7,7 +7,14 @@ import os
 from pathlib import Path
 
 from samantha_tui.core.basics.sorting import SortField, SortOrder
-from samantha_tui.ui.state_file import AppState, load_state, save_state, state_path
+from samantha_tui.ui.state_file import (
+    MAX_TREES,
+    WRITTEN_MAX,
+    AppState,
+    load_state,
+    save_state,
+    state_path,
+)
 
 
 def test_the_path_follows_xdg_state_home_and_the_override(tmp_path: Path) -> None:
@@ -116,3 +123,41 @@ def test_a_folder_that_cannot_be_made_is_a_reason_not_an_exception(tmp_path: Pat
     blocker.write_text("x", "utf-8")
     problem = save_state(blocker / "sub" / "state.json", AppState(last_tab="tasks"))
     assert problem is not None and "not saved" in problem
+
+
+def test_each_tree_keeps_its_tab_and_the_newest_trees_are_kept(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    state = AppState(last_tab="tasks")
+    assert state.tab_of("/any") == "tasks", "an old file's one tab, while no tree has its own"
+    state = state.with_tab("/a", "long-term").with_tab("/b", "critical")
+    assert state.tab_of("/a") == "long-term" and state.tab_of("/c") is None
+    assert state.last_tab is None
+    assert save_state(path, state) is None
+    loaded = load_state(path)
+    assert loaded.state == state and loaded.message is None
+    for number in range(MAX_TREES + 5):
+        state = state.with_tab(f"/tree{number}", "tasks")
+    assert len(state.last_tabs) == MAX_TREES and state.tab_of("/a") is None
+    assert state.tab_of(f"/tree{MAX_TREES + 4}") == "tasks"
+
+
+def test_long_tree_paths_never_make_the_file_too_big_to_read(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    state = AppState()
+    for number in range(MAX_TREES):
+        state = state.with_tab(f"/{number}/" + "é" * 4000, "tasks")
+    assert save_state(path, state) is None
+    assert path.stat().st_size <= WRITTEN_MAX
+    loaded = load_state(path)
+    assert loaded.message is None and loaded.state.tab_of(f"/{MAX_TREES - 1}/" + "é" * 4000)
+
+
+def test_odd_tree_tabs_are_dropped_with_one_message(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    tabs = [{"tree": "/a", "tab": "tasks"}, {"tree": 3, "tab": "x"}, "odd", {"tree": "/b"}]
+    path.write_text(json.dumps({"last_tabs": tabs}), "utf-8")
+    loaded = load_state(path)
+    assert dict(loaded.state.last_tabs) == {"/a": "tasks"}
+    assert loaded.message is not None and loaded.message.count("`last_tabs`") == 1
+    path.write_text(json.dumps({"last_tabs": {"/a": "tasks"}}), "utf-8")
+    assert "`last_tabs`" in (load_state(path).message or "")
