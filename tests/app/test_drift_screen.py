@@ -74,12 +74,12 @@ async def test_the_panel_follows_a_new_check(demo_root: Path) -> None:
         await settle(pilot)
         await pilot.press("i")
         await settle(pilot)
-        assert "drifted" in report_shown(app)
+        assert "needs updating" in report_shown(app)
         reindexed(demo_root)
         app.check_indexes()
         await settle(pilot)
         assert isinstance(app.screen, DriftScreen)
-        assert "drifted" not in report_shown(app)
+        assert "needs updating" not in report_shown(app)
         assert "up to date" in report_shown(app)
 
 
@@ -92,3 +92,44 @@ async def test_no_drift_is_a_short_notice_not_a_panel(demo_root: Path) -> None:
         await settle(pilot)
         assert not isinstance(app.screen, DriftScreen)
         assert any("Every index file matches" in n.message for n in app._notifications)
+
+
+INTERNAL = (
+    "by its file",
+    "no list now",
+    "stats.",
+    "recent.",
+    "_importance",
+    "(counts)",
+    "disagrees",
+)
+"""Our own words for the index's insides, which a person reading the panel never needs."""
+
+
+async def test_the_panel_speaks_plainly_and_exactly(demo_root: Path) -> None:
+    app = SamanthaApp(demo_root, lambda: TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await settle(pilot)
+        shown = " ".join(report_shown(app).split())
+        summary = app.screen.query_one("#drift-summary", Static).content
+        assert str(summary) == "5 indexes need updating to match the memory files."
+        assert not [words for words in INTERNAL if words in shown]
+        short_term = "Short-term index (.ai/short-term-memory/.ai/index.json): needs updating"
+        for line in (
+            short_term,
+            "the index counts 45 memories; the tree now holds 53",
+            "the index counts 14 low-importance memories; the tree now holds 13",
+            # Every type that differs, not the first three.
+            "the index counts 26 memories of type session-analysis; the tree now holds 28",
+            "2026-06-14_sliding_window_lua.md: not in the index yet; it belongs under recent"
+            " high-importance",
+            "2026-02-24_terraform_state_lock_stuck.md: listed under older in the index, where it"
+            " no longer belongs",
+            "2026-03-29_use_jwt_leeway.md: the index gives no importance; the file gives high",
+            "2026-03-29_use_jwt_leeway.md: listed under recent high-importance in the index; it"
+            " now belongs under older",
+            "infra-notes: listed under active with no file of its own; kept",
+        ):
+            assert line in shown, line

@@ -80,8 +80,9 @@ def test_index_check_then_index_then_clean_check(demo_root: Path, capsys) -> Non
     before = {p: p.read_bytes() for p in demo_root.rglob("index.*")}
     assert main(["index", "--check", str(demo_root)]) == 1
     out = capsys.readouterr().out
-    assert "Short-term (.ai/short-term-memory/.ai/index.json): drifted" in out
-    assert "  kept, tied to no file: 2026-05-08_envoy_lua_filter_spike.md (recent." in out
+    assert "Short-term index (.ai/short-term-memory/.ai/index.json): needs updating" in out
+    kept = "  2026-05-08_envoy_lua_filter_spike.md: listed under recent medium-importance with"
+    assert f"{kept} no file of its own; kept" in out
     assert "  index.json is missing" in out  # work experience has none in the demo
     assert {p: p.read_bytes() for p in demo_root.rglob("index.*")} == before
 

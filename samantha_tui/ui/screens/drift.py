@@ -35,9 +35,9 @@ def report_text(report: DriftReport) -> Text:
 def summary(report: DriftReport) -> str:
     drifted = sum(kind.drifted for kind in report.kinds)
     if not drifted:
-        return "Every index file matches the memory files."
-    noun = "kind's index" if drifted == 1 else "kinds' indexes"
-    return f"{drifted} {noun} differ from the memory files."
+        return "Every index matches the memory files."
+    noun = "index needs" if drifted == 1 else "indexes need"
+    return f"{drifted} {noun} updating to match the memory files."
 
 
 class DriftScreen(DismissOnce, ModalScreen[None]):
@@ -66,7 +66,7 @@ class DriftScreen(DismissOnce, ModalScreen[None]):
             yield Static(Text(summary(self.report)), id="drift-summary")
             yield Static(report_text(self.report), id="drift-report")
             yield Static(
-                Text("r shows what regenerating would write · Esc closes", style="dim"),
+                Text("r shows what updating them would write · Esc closes", style="dim"),
                 id="drift-hint",
             )
 

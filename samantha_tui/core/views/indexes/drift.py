@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,8 +19,8 @@ COUNTS = "(counts)"
 JSON_MISSING = "index.json is missing"
 MD_MISSING = "index.md is missing"
 MD_STALE = "index.md is out of date"
-JSON_LAYOUT = "index.json differs only in layout"
-JSON_OUTSIDE = "index.json differs outside its entries"
+JSON_LAYOUT = "index.json differs only in how it is laid out"
+JSON_OUTSIDE = "index.json differs outside its entries (totals, dates, other keys)"
 _ROOT_FIELDS = {
     Kind.SHORT_TERM: ("total_memories", "stats"),
     Kind.LONG_TERM: ("total_memories",),
@@ -36,12 +36,63 @@ def shape_of(kind: Kind) -> Shape:
     return RUNBOOK if kind is Kind.PROCEDURAL else MEMORY
 
 
+_LIST_NAMES = {
+    "high_priority": "high priority",
+    "recent.high_importance": "recent high-importance",
+    "recent.medium_importance": "recent medium-importance",
+    "high_importance": "high-importance",
+    "recently_completed": "recently completed",
+}
+"""How the index's lists are called in what a person reads (the others: their own name)."""
+_COUNTED = {
+    "total_memories": "memories",
+    "total_runbooks": "runbooks",
+    "total_projects": "projects",
+    "active_count": "active projects",
+}
+"""What a total counts."""
+_GROUPED = {
+    "stats.by_importance": ("by importance", "{}-importance memories"),
+    "stats.by_type": ("by type", "memories of type {}"),
+    "stats.by_project": ("by project", "memories of project {}"),
+}
+"""How a stats map groups the memories, and what one of its numbers counts."""
+_FIELD_NAMES = {"corrections_count": "corrections", "recent_progress": "recent progress"}
+
+
+def list_name(section: str) -> str:
+    """An index list as a person reads it: `recent.high_importance` -> `recent high-importance`,
+    `by_topic.mobile` -> `topic mobile`."""
+    if section.startswith("by_topic."):
+        return f"topic {section.removeprefix('by_topic.')}"
+    return _LIST_NAMES.get(section, section.replace("_", " "))
+
+
+def _lists(sections: Sequence[str]) -> str:
+    return ", ".join(map(list_name, sections)) if sections else "no list"
+
+
+def _entry_lists(line: str) -> tuple[str, list[str]]:
+    """A `key (list, ...)` line (KindDrift.missing, gone, kept) as its key and its lists."""
+    key = missing_key(line)
+    inside = line[len(key) + 2 : -1] if line != key else ""
+    return key, inside.split(", ") if inside else []
+
+
 def _show(value: Any) -> str:
     if value is None:
         return "(none)"
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         return ", ".join(value) or "(none)"
-    return cut(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False), 80)
+    if isinstance(value, str):
+        text = cut(value, 80)
+        return f"“{text}”" if " " in text else text
+    return cut(json.dumps(value, ensure_ascii=False), 80)
+
+
+def _number(value: Any) -> str:
+    """A count as said: `no` where the index has none."""
+    return "no" if value is None else _show(value)
 
 
 @dataclass(frozen=True)
@@ -54,11 +105,50 @@ class Disagreement:
     files: Any
 
     def format(self) -> str:
-        before, after = _differing(self.index, self.files)
-        index, files = _show(before), _show(after)
+        """The difference in words, on one line."""
+        return "; ".join(self.sentences())
+
+    def sentences(self) -> list[str]:
+        """The difference in words: what the index holds, then what the tree gives; one line
+        per number of a map of counts."""
+        if self.entry == COUNTS:
+            return self._counts()
         if self.field == "listed in":
-            return f"{self.entry}: listed in {index} in the index, in {files} by its file"
-        return f"{self.entry}: {self.field} is {index} in the index, {files} from the files"
+            return [
+                f"{self.entry}: listed under {_lists(self.index)} in the index; it now belongs"
+                f" under {_lists(self.files)}"
+            ]
+        before, after = _differing(self.index, self.files)
+        name = _FIELD_NAMES.get(self.field, self.field.replace("_", " "))
+        if before is None:
+            return [f"{self.entry}: the index gives no {name}; the file gives {_show(after)}"]
+        if after is None:
+            return [f"{self.entry}: the index gives {name} {_show(before)}; the file gives none"]
+        return [f"{self.entry}: {name} is {_show(before)} in the index, {_show(after)} in the file"]
+
+    def _counts(self) -> list[str]:
+        index, files = self.index, self.files
+        if self.field in _COUNTED:
+            noun = _COUNTED[self.field]
+            return [
+                f"the index counts {_number(index)} {noun}; the tree now holds {_number(files)}"
+            ]
+        if self.field in _GROUPED and isinstance(files, Mapping):
+            group, noun = _GROUPED[self.field]
+            if not isinstance(index, Mapping):
+                now = ", ".join(f"{_number(count)} {key}" for key, count in files.items())
+                return [f"the index has no counts of memories {group}; the tree now holds {now}"]
+            keys = [key for key in {**index, **files} if index.get(key) != files.get(key)]
+            return [
+                f"the index counts {_number(index.get(key))} {noun.format(key)}; the tree now"
+                f" holds {_number(files.get(key))}"
+                for key in keys
+            ]
+        name = self.field.replace("_", " ")
+        if index is None:
+            return [f"the index has no {name}; the files give {_show(files)}"]
+        before, after = _differing(index, files)
+        return [f"the index has {name} {_show(before)}; the files give {_show(after)}"]
 
 
 def _differing(index: Any, files: Any, limit: int = 3) -> tuple[Any, Any]:
@@ -99,15 +189,23 @@ class KindDrift:
         return bool(self.missing or self.gone or self.disagreeing or self.files)
 
     def lines(self) -> list[str]:
-        """The human report for this kind; one line when nothing drifted."""
-        head = f"{self.kind.label} ({self.path})"
-        lines = [f"{head}: {'drifted' if self.drifted else 'up to date'}"]
+        """The report for this kind in plain words; one line when nothing drifted."""
+        state = "needs updating" if self.drifted else "up to date"
+        lines = [f"{self.kind.label} index ({self.path}): {state}"]
         lines += [f"  {finding}" for finding in self.files]
-        lines += [f"  missing from the index: {entry}" for entry in self.missing]
-        lines += [f"  by its file in no list now: {entry}" for entry in self.gone]
-        lines += [f"  disagrees: {d.format()}" for d in self.disagreeing]
+        for entry in self.missing:
+            key, lists = _entry_lists(entry)
+            lines.append(f"  {key}: not in the index yet; it belongs under {_lists(lists)}")
+        for entry in self.gone:
+            key, lists = _entry_lists(entry)
+            lines.append(
+                f"  {key}: listed under {_lists(lists)} in the index, where it no longer belongs"
+            )
+        lines += [f"  {line}" for d in self.disagreeing for line in d.sentences()]
         lines += [f"  note: {note}" for note in self.unindexed]
-        lines += [f"  kept, tied to no file: {entry}" for entry in self.kept]
+        for entry in self.kept:
+            key, lists = _entry_lists(entry)
+            lines.append(f"  {key}: listed under {_lists(lists)} with no file of its own; kept")
         return lines
 
 

@@ -423,8 +423,8 @@ def _plan_kind(
         if old_json is None:
             changes.append("created from the files")
         changes += [f"added {entry}" for entry in added]
-        changes += [f"removed {entry}: by its file it belongs in no list now" for entry in removed]
-        changes += [d.format() for d in disagreeing]
+        changes += [f"removed {entry}: it no longer belongs in any list" for entry in removed]
+        changes += [line for d in disagreeing for line in d.sentences()]
         if scope.remove_stale:
             changes += removal_lines(kind, old, built.data, looked, tree, root)
         elif kept:
