@@ -214,7 +214,7 @@ async def test_without_automatic_indexes_r_regenerates_and_the_status_shows_drif
         await pilot.press("c")
         await settle(pilot)
         assert index_check(root, capsys) == 1
-        assert "drift" in str(app.status_line.render())
+        assert "to update (r)" in str(app.status_line.render())
         await pilot.press("r")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmScreen), "r shows the plan before writing"

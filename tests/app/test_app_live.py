@@ -131,7 +131,7 @@ async def test_an_index_edited_by_another_program_shows_as_drift(watched: Path) 
         # An entry another program took out of index.json is.
         index_json = watched / ST / "index.json"
         index_json.write_text('{"last_updated": "2026-06-15", "total_memories": 0}\n')
-        assert await until(pilot, lambda: "drift" in str(app.status_line.render()))
+        assert await until(pilot, lambda: "to update (r)" in str(app.status_line.render()))
 
 
 async def test_records_the_session_took_in_elsewhere_reach_the_list_with_the_next_burst(

@@ -3,6 +3,7 @@ seven tabs show, the status line and the footer fit, and their most important pa
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -143,22 +144,22 @@ def test_the_status_line_gives_way_by_importance() -> None:
             Text("…/work/samantha-llm"),
             Text("…/samantha-llm"),
         ],
-        "index": [Text("indexes: 5 kinds drift (r)"), Text("indexes: 5 drift (r)")],
+        "index": [Text("5 indexes to update (r)"), Text("update indexes (r)")],
         "memories": [Text("420 memories"), Text()],
-        "problems": [Text("3 problems"), Text()],
+        "problems": [Text("3 problems to fix"), Text("3 problems"), Text()],
         "pending": [Text("0 pending updates"), Text("0 pending"), Text()],
         "merge": [Text("1 session awaiting merge"), Text("1 to merge"), Text()],
     }
     whole = fit(forms, None).plain
-    assert whole.startswith("~/src/work/samantha-llm  ·  indexes: 5 kinds drift (r)")
-    at_118 = fit(forms, 118).plain
-    assert len(at_118) <= 118 and "0 pending" not in at_118, "nothing pending: it goes first"
-    assert "1 session awaiting merge" in at_118, "nothing shortened that need not be"
+    assert whole.startswith("~/src/work/samantha-llm  ·  5 indexes to update (r)")
+    at_122 = fit(forms, 122).plain
+    assert len(at_122) <= 122 and "0 pending" not in at_122, "nothing pending: it goes first"
+    assert "1 session awaiting merge" in at_122, "nothing shortened that need not be"
     at_110 = fit(forms, 110).plain
     assert "1 to merge" in at_110 and "420 memories" in at_110 and "  ·  " in at_110
     at_78 = fit(forms, 78).plain
     assert len(at_78) <= 78
-    assert "drift (r)" in at_78 and "3 problems" in at_78
+    assert "5 indexes to update (r)" in at_78 and "3 problems to fix" in at_78
     assert "memories" not in at_78
     assert len(fit(forms, 20).plain) <= 20
 
@@ -175,3 +176,24 @@ def test_the_footer_keeps_help_and_quit_however_narrow() -> None:
     shown, compact = fit_items(items, 40)
     assert compact and shown == [0, 1, 3, 4]
     assert fit_items(items, 5) == ([3, 4], True)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_demo_opens_on_work_to_do_not_alarms(
+    demo_root: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """The status line says what there is to do and its key, calmly: no drift, no score out of
+    100 in red, no problems in bold red."""
+    monkeypatch.setenv("HOME", str(demo_root.parent))  # `~/demo`, as `samantha-tui demo` makes
+    app = SamanthaApp(demo_root, lambda: TODAY)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.pause()
+        shown = app.status_line.render()
+        assert "5 indexes to update (r)" in shown.plain
+        assert "3 problems to fix" in shown.plain
+        assert "drift" not in shown.plain and "/100" not in shown.plain
+        if size[0] >= 120:
+            assert re.search(r"health \d+ \(H\)", shown.plain), shown.plain
+        styles = {str(span.style) for span in shown.spans}
+        assert not [style for style in styles if "red" in style], styles

@@ -40,7 +40,7 @@ async def test_the_app_reports_a_broken_index_and_rewrites_it_only_on_r(broken: 
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         assert (broken / ST / "index.json").read_text() == BROKEN
-        assert "drift (r)" in str(app.status_line.content)
+        assert "to update (r)" in str(app.status_line.content)
         await pilot.press("r")
         await settle(pilot)
         await pilot.press("y")

@@ -2,6 +2,8 @@
 
 Every part has shorter forms; on a narrow terminal the least important give way first (see
 GIVE_WAY), so the line always fits and the indexes' state and the problems show the longest.
+Work waiting is worded as what there is to do, with its key, in yellow: red is kept for a
+change that failed.
 """
 
 from __future__ import annotations
@@ -32,13 +34,14 @@ GIVE_WAY: tuple[tuple[str, int], ...] = (
     ("health", 1),
     ("health", 2),
     ("root", 1),
-    ("index", 1),
     ("memories", 2),
+    ("problems", 1),
+    ("index", 1),
     ("root", 2),
     ("marks", 1),
     ("merge", 2),
     ("pending", 2),
-    ("problems", 1),
+    ("problems", 2),
 )
 """(part, form) in the order the parts give way; each form is shorter than the one before, and
 the last form of a part is empty (it goes)."""
@@ -67,11 +70,14 @@ def tree_forms(tree: Tree, root: Path) -> dict[str, list[Text]]:
     """Each part of the line about the tree, longest form first."""
     errors = sum(1 for p in tree.all_problems if p.severity is Severity.ERROR)
     pending, merge = len(tree.pending_updates), len(tree.awaiting_merge)
-    problems = Text(_plural(errors, "problem"), style="bold red" if errors else "")
+    problems = [Text(_plural(errors, "problem"))]
+    if errors:
+        problems = [Text(f"{_plural(errors, 'problem')} to fix"), Text(_plural(errors, "problem"))]
+        problems = [Text(form.plain, style="yellow") for form in problems]
     return {
         "root": _root_forms(root),
         "memories": [Text(_plural(len(tree.memories), "memory", "memories")), Text()],
-        "problems": [problems, Text()],
+        "problems": [*problems, Text()],
         "pending": [
             Text(_plural(pending, "pending update"), style="yellow" if pending else ""),
             Text(f"{pending} pending", style="yellow" if pending else ""),
@@ -96,7 +102,7 @@ def marks_state(count: int, hidden: int = 0) -> Text:
 
 
 def index_state(report: DriftReport | None, busy: bool = False, error: str = "") -> Text:
-    """`indexes ✓`, `indexes: 2 kinds drift (r)`, or what is happening to them."""
+    """`indexes ✓`, `2 indexes to update (r)`, or what is happening to them."""
     return index_forms(report, busy, error)[0]
 
 
@@ -121,21 +127,20 @@ def index_forms(report: DriftReport | None, busy: bool = False, error: str = "")
     if not drifted:
         return [Text("indexes ✓", style="green")]
     return [
-        Text(f"indexes: {_plural(len(drifted), 'kind')} drift (r)", style="yellow"),
-        Text(f"indexes: {len(drifted)} drift (r)", style="yellow"),
+        Text(f"{_plural(len(drifted), 'index', 'indexes')} to update (r)", style="yellow"),
+        Text("update indexes (r)", style="yellow"),
     ]
 
 
 HEALTHY = 90
-"""From this score the health part is green; from FAIR yellow; below, red."""
-FAIR = 70
+"""From this score (of 100) the health part is green; below, yellow: the report is work to do."""
 
 
 def health_forms(score: int) -> list[Text]:
-    """`health 69/100 (H)`: the health report's score (`H` opens the report), longest first."""
-    style = "green" if score >= HEALTHY else "yellow" if score >= FAIR else "red"
+    """`health 69 (H)`: the health report's score (`H` opens the report), longest first."""
+    style = "green" if score >= HEALTHY else "yellow"
     return [
-        Text(f"health {score}/100 (H)", style=style),
+        Text(f"health {score} (H)", style=style),
         Text(f"health {score}", style=style),
         Text(),
     ]
