@@ -174,7 +174,7 @@ def test_index_keeps_what_only_the_indexes_hold_byte_for_byte(
     runbook = _runbook_entry(demo_root, "python-testing.md")
     assert main(["index", str(demo_root)]) == 0
     out = capsys.readouterr().out
-    assert "kept infra-notes (active): tied to no file samantha-tui reads" in out
+    assert "kept infra-notes under active: it has no file of its own" in out
     assert infra in (demo_root / TASKS / "index.json").read_text(encoding="utf-8")
     after = _runbook_entry(demo_root, "python-testing.md")
     assert after["triggers"] == runbook["triggers"]

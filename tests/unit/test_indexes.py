@@ -176,8 +176,8 @@ def test_hand_edited_current_tasks_index_keeps_what_no_file_can_supply(tree) -> 
         }
     ]
     changes = next(u for u in updates if u.path.endswith("index.json")).changes
-    assert "kept vanished (active): tied to no file samantha-tui reads" in changes
-    assert "added billing (blocked)" in changes
+    assert "kept vanished under active: it has no file of its own" in changes
+    assert "added billing under blocked" in changes
 
 
 def test_project_moved_to_work_experience_becomes_recently_completed(tree) -> None:

@@ -89,11 +89,11 @@ def test_index_check_then_index_then_clean_check(demo_root: Path, capsys) -> Non
     assert main(["index", str(demo_root)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert ".ai/short-term-memory/.ai/index.json:" in out
-    assert "  added 2026-06-13_gateway_route_table_cutover.md (recent.high_importance)" in out
+    assert "  added 2026-06-13_gateway_route_table_cutover.md under recent high-importance" in out
     assert out[-1] == "10 index files rewritten"
     # The memory strict YAML refuses is indexed as samantha-llm reads it, not left out.
     assert not any("is not indexed" in line for line in out)
-    assert "  added 2026-06-09_pytest_xdist_flaky_fixtures.md (recent.medium_importance)" in out
+    assert "  added 2026-06-09_pytest_xdist_flaky_fixtures.md under recent medium-importance" in out
 
     assert main(["index", "--check", str(demo_root)]) == 0
     assert main(["index", str(demo_root)]) == 0

@@ -79,6 +79,12 @@ def _entry_lists(line: str) -> tuple[str, list[str]]:
     return key, inside.split(", ") if inside else []
 
 
+def placed(line: str) -> tuple[str, str]:
+    """A `key (list, ...)` line as its key and its lists in words (`recent high-importance`)."""
+    key, lists = _entry_lists(line)
+    return key, _lists(lists)
+
+
 def _show(value: Any) -> str:
     if value is None:
         return "(none)"

@@ -29,6 +29,7 @@ from .drift import (
     DriftReport,
     KindDrift,
     compare,
+    placed,
     shape_of,
 )
 from .entries import entry_key, readable
@@ -422,13 +423,19 @@ def _plan_kind(
         changes = [f"{problem}; regenerated from the files"] if problem else []
         if old_json is None:
             changes.append("created from the files")
-        changes += [f"added {entry}" for entry in added]
-        changes += [f"removed {entry}: it no longer belongs in any list" for entry in removed]
+        changes += ["added {} under {}".format(*placed(entry)) for entry in added]
+        changes += [
+            "removed {} from {}: it no longer belongs there".format(*placed(entry))
+            for entry in removed
+        ]
         changes += [line for d in disagreeing for line in d.sentences()]
         if scope.remove_stale:
             changes += removal_lines(kind, old, built.data, looked, tree, root)
         elif kept:
-            changes += [f"kept {entry}: tied to no file samantha-tui reads" for entry in kept]
+            changes += [
+                "kept {} under {}: it has no file of its own".format(*placed(entry))
+                for entry in kept
+            ]
         standard = explain and not hand_laid
         unexplained = "rewritten in the standard layout" if standard else "patched"
         updates.append(IndexUpdate(json_rel, old_json, new_json, tuple(changes or [unexplained])))
