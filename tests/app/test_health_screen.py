@@ -24,7 +24,7 @@ async def test_the_score_shows_and_h_then_f_goes_from_a_finding_to_its_fix(demo_
         await settle(pilot)
         report = app.health_report
         assert report is not None and report.findings, "the demo has something to fix"
-        assert f"health {report.score}/100 (H)" in str(app.status_line.render())
+        assert f"health {report.score} (H)" in str(app.status_line.render())
         assert report.semantic.line() == f"semantic checks: off ({TURNED_OFF})"
         await pilot.press("H")
         await settle(pilot)

@@ -147,7 +147,7 @@ async def test_a_dismissed_conflict_stays_dismissed_after_a_restart(root: Path) 
         assert screen.review.conflicts == ()
         assert app.health_report is not None and score is not None
         assert app.health_report.score > score, "the status line's score follows the dismissal"
-        assert f"health {app.health_report.score}/100" in str(app.status_line.render())
+        assert f"health {app.health_report.score} (H)" in str(app.status_line.render())
     again = SamanthaApp(root, lambda: TODAY)
     async with again.run_test(size=(140, 40)) as pilot:
         screen = await open_review(pilot, CONFLICTS)
