@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from ..core.basics.model import Memory, short_path
 from ..core.writing.atomic import StoreError
-from .widgets.memory_table import MemoryTable
 
 # Changes to many memories, and the question before them, load when marks are first acted on.
 if TYPE_CHECKING:
@@ -70,12 +69,10 @@ class Marking(Host):
             self._tab_marks[tab] = frozenset(k for k in marks if self.memory_for(k) is not None)
 
     def show_mark_count(self) -> None:
+        """The status line speaks of this tab's marks only: they are the ones the keys act on
+        (another tab's wait there, and show again with it)."""
         table = self.table
         self.status_line.show_marks(len(table.marks), table.hidden_marks)
-
-    def on_memory_table_marks_changed(self, message: MemoryTable.MarksChanged) -> None:
-        if message.table.id == "memories":
-            self.show_mark_count()
 
     def action_escape_list(self) -> None:
         """Esc: the first press clears a search (marks kept); from the preview it goes back to

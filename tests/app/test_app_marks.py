@@ -200,6 +200,37 @@ async def test_marks_stay_with_their_tab_and_a_vanished_memory_drops_its_mark(
         assert app.table.marked_keys == [A]
 
 
+async def test_the_status_line_speaks_only_of_the_marks_of_the_tab_shown(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("space", "space")
+        await settle(pilot)
+        assert "2 marked" in _status(app)
+        await pilot.press("2")
+        await settle(pilot)
+        assert "marked" not in _status(app), "the keys here act on the selected memory"
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        assert "2 marked" in _status(app), "Esc on another tab leaves these marks alone"
+
+
+async def test_emptying_the_search_box_says_no_mark_is_hidden_any_more(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("space", "space")
+        await pilot.press("slash", *"gamma")
+        await settle(pilot)
+        assert "2 marked, 2 hidden by the search" in _status(app)
+        await pilot.press(*["backspace"] * len("gamma"))
+        await settle(pilot)
+        assert "2 marked: c + - e d act on them" in _status(app)
+        assert "hidden" not in _status(app)
+
+
 async def test_ctrl_a_marks_the_visible_rows_then_unmarks_them(root: Path) -> None:
     app = SamanthaApp(root, lambda: TODAY)
     async with app.run_test(size=(120, 36)) as pilot:
