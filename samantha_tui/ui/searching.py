@@ -122,6 +122,7 @@ class Searching(Host):
         self._counts = {}
         self._matching = frozenset()
         self._landed = set()
+        self.search_bar.show_error("")
         self.label_tabs()
         self._mark_empty_tabs()
 
