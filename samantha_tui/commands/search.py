@@ -64,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
         notice = catalog.notice
     if notice:  # the catalog's: damaged, locked, or not where it should be
         print(f"samantha-tui: {visible(notice)}", file=sys.stderr)
+    if found.result.error is not None:  # a value no memory holds, said with those they hold
+        raise UserError(found.result.error)
     # Read apart from the memories, and listed after them, so none is taken for a memory.
     others = search_other_files(root, clock.today(), parsed, args.limit or None)
     result, memories, names = found.result, found.records, found.names

@@ -551,6 +551,9 @@ class SamanthaApp(
         # the waiting keys run their actions here too: over another screen they do nothing.
         if not self.form_allows(action):
             return False
+        if action == "clear_marks":
+            # Only while it is what Esc does; else Esc means escape_list's first steps.
+            return len(self.screen_stack) == 1 and self.escape_unmarks()
         return action not in keys.MAIN_SCREEN_ACTIONS or len(self.screen_stack) == 1
 
     def get_system_commands(self, screen: Screen) -> Iterator[SystemCommand]:

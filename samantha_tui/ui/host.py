@@ -189,6 +189,10 @@ class Host(App[None]):
         """Marking."""
 
     @abstractmethod
+    def show_mark_count(self) -> None:
+        """The main list's marks changed: the status line says how many this tab has."""
+
+    @abstractmethod
     def change(self, make_plan: Callable[[], Plan], select: str | None = None) -> None:
         """Editing."""
 

@@ -65,11 +65,23 @@ APP_KEYS: tuple[Key, ...] = (
         aliases=("filter", "find", "look up"),
     ),
     Key(
+        # Esc, on (and in the footer) only while it is what Esc does (App.check_action): the
+        # list focused, no search, this tab's rows marked. Before search.clear, which has Esc
+        # otherwise: of a key's bindings, the first that is on runs and shows.
+        id="search.unmark",
+        keys="escape",
+        action="clear_marks",
+        description="Unmark",
+        help="Clear this tab's marks (with a search on, the Esc before clears the search)",
+        show=True,
+        key_display="Esc",
+    ),
+    Key(
         id="search.clear",
         keys="escape",
         action="escape_list",
-        description="Clear the search, then the marks",
-        help="Clear the search and go back to where you were; with no search, clear the marks",
+        description="Clear the search, or back to the list",
+        help="Clear the search and go back to where you were; from the preview, back to the list",
     ),
     Key(
         id="memory.jump",
@@ -380,6 +392,7 @@ MAIN_SCREEN_ACTIONS = frozenset(
         "search",
         "clear_search",
         "escape_list",
+        "clear_marks",
         "jump",
         "edit",
         "toggle_critical",

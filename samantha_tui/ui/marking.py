@@ -70,21 +70,33 @@ class Marking(Host):
             self._tab_marks[tab] = frozenset(k for k in marks if self.memory_for(k) is not None)
 
     def show_mark_count(self) -> None:
+        """The status line speaks of this tab's marks only: they are the ones the keys act on
+        (another tab's wait there, and show again with it)."""
         table = self.table
         self.status_line.show_marks(len(table.marks), table.hidden_marks)
+        self.refresh_bindings()  # the footer offers Esc to unmark while there are marks
 
-    def on_memory_table_marks_changed(self, message: MemoryTable.MarksChanged) -> None:
-        if message.table.id == "memories":
-            self.show_mark_count()
+    def escape_unmarks(self) -> bool:
+        """Whether Esc clears the marks now: the list focused, no search, rows marked here."""
+        focused = self.focused  # the table first: before the main screen is up, no search bar
+        return (
+            isinstance(focused, MemoryTable)
+            and focused.id == "memories"
+            and bool(focused.marks)
+            and not self.search_bar.display
+        )
 
     def action_escape_list(self) -> None:
         """Esc: the first press clears a search (marks kept); from the preview it goes back to
-        the list; then it clears the marks."""
+        the list. Then Esc clears the marks: `search.unmark`, bound before it."""
         if self.search_bar.display:
             self.action_clear_search()
         elif self.focused is not self.table:
             self.set_focus(self.table)
-        elif self.table.marks:
+
+    def action_clear_marks(self) -> None:
+        """Esc on the list with no search (`search.unmark`, the footer's `Esc Unmark`)."""
+        if self.table.marks:
             count = len(self.table.marks)
             self.table.clear_marks()
             self.notify(f"{count} mark{'s' if count != 1 else ''} cleared", timeout=3)

@@ -122,6 +122,7 @@ class Searching(Host):
         self._counts = {}
         self._matching = frozenset()
         self._landed = set()
+        self.search_bar.show_error("")
         self.label_tabs()
         self._mark_empty_tabs()
 
@@ -181,6 +182,9 @@ class Searching(Host):
         tab_scope = scopes.get(tab)
         first = {tab: tab_scope} if tab_scope is not None else {}
         split = index.search_split(query, list(first.values()), LISTED, among)
+        if split.error is not None:  # a value no memory holds, said with those they hold
+            self.post_message(SearchDone(run, text, {}, error=split.error))
+            return
         counts = {
             spec.id: split.totals[scope] if scope is not None else 0
             for spec, scope in zip(TABS, scopes.values(), strict=True)

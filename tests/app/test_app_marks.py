@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, Select
+from textual.widgets._footer import FooterKey
 
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.messages import Changed
@@ -43,6 +44,10 @@ def _files(root: Path) -> dict[str, bytes]:
 
 def _status(app: SamanthaApp) -> str:
     return str(app.status_line.render())
+
+
+def _footer(app: SamanthaApp) -> dict[str, str]:
+    return {w.description: w.key_display for w in app.screen.query(FooterKey)}
 
 
 async def _mark_three(pilot) -> None:
@@ -173,6 +178,37 @@ async def test_escape_in_the_preview_goes_back_to_the_list_before_clearing_marks
         assert "1 mark cleared" in [n.message for n in app._notifications]
 
 
+async def test_the_footer_offers_esc_to_unmark_exactly_while_esc_would(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "Unmark" not in _footer(app)
+        await pilot.press("space", "space")
+        await settle(pilot)
+        assert _footer(app)["Unmark"] == "Esc"
+        await pilot.press("2")
+        await settle(pilot)
+        assert "Unmark" not in _footer(app), "no marks on this tab"
+        await pilot.press("1", "slash", *"gamma")
+        await settle(pilot)
+        assert "Unmark" not in _footer(app), "Esc clears the search first"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not app.search_bar.display and app.table.marked_keys == [A, B]
+        assert _footer(app)["Unmark"] == "Esc"
+        app.preview.focus()
+        await settle(pilot)
+        assert "Unmark" not in _footer(app), "Esc goes back to the list first"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.focused is app.table and app.table.marked_keys == [A, B]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.table.marks == frozenset()
+        assert "Unmark" not in _footer(app) and "marked" not in _status(app)
+        assert "2 marks cleared" in [n.message for n in app._notifications]
+
+
 async def test_marks_stay_with_their_tab_and_a_vanished_memory_drops_its_mark(
     root: Path,
 ) -> None:
@@ -198,6 +234,37 @@ async def test_marks_stay_with_their_tab_and_a_vanished_memory_drops_its_mark(
         await pilot.press("1")
         await settle(pilot)
         assert app.table.marked_keys == [A]
+
+
+async def test_the_status_line_speaks_only_of_the_marks_of_the_tab_shown(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("space", "space")
+        await settle(pilot)
+        assert "2 marked" in _status(app)
+        await pilot.press("2")
+        await settle(pilot)
+        assert "marked" not in _status(app), "the keys here act on the selected memory"
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        assert "2 marked" in _status(app), "Esc on another tab leaves these marks alone"
+
+
+async def test_emptying_the_search_box_says_no_mark_is_hidden_any_more(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("space", "space")
+        await pilot.press("slash", *"gamma")
+        await settle(pilot)
+        assert "2 marked, 2 hidden by the search" in _status(app)
+        await pilot.press(*["backspace"] * len("gamma"))
+        await settle(pilot)
+        assert "2 marked: c + - e d act on them" in _status(app)
+        assert "hidden" not in _status(app)
 
 
 async def test_ctrl_a_marks_the_visible_rows_then_unmarks_them(root: Path) -> None:

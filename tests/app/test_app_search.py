@@ -61,8 +61,48 @@ async def test_field_filters_work_and_a_bad_query_says_why(demo_root: Path) -> N
         shown = len(app.table.rows)
         await pilot.press(*["backspace"] * 4)  # "importance:" waits for its value
         await settle(pilot)
-        assert "importance" in count_text(app)
+        assert "importance" in error_text(app)
         assert len(app.table.rows) == shown, "a query being typed keeps the last good results"
+
+
+def error_text(app: SamanthaApp) -> str:
+    shown = app.query_one("#search-error")
+    return str(shown.render()) if shown.display else ""
+
+
+async def test_a_refused_importance_the_demo_holds_is_found(demo_root: Path) -> None:
+    app = SamanthaApp(demo_root, lambda: TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"importance:urgent")
+        await settle(pilot)
+        assert error_text(app) == ""
+        found = [app.curator.get(row.key) for row in app.table.rows]
+        assert [m.written_importance for m in found] == ["urgent"]
+        assert count_text(app) == f"1 of {len(app.memory_tree.of_kind(Kind.SHORT_TERM))}"
+
+
+async def test_a_query_error_shows_whole_under_the_box_and_goes_with_it(demo_root: Path) -> None:
+    app = SamanthaApp(demo_root, lambda: TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"importance:urgnt")
+        await settle(pilot)
+        error = app.query_one("#search-error")
+        assert error_text(app).startswith("'importance:urgnt': no memory has that importance")
+        assert error_text(app).endswith("(or one the memories hold: urgent)")
+        assert error.size.height >= 2, "wrapped to the pane, never cut at the count's edge"
+        assert error.outer_size.width == app.search_bar.size.width
+        await pilot.press(*["backspace"] * len("importance:urgnt"))
+        await settle(pilot)
+        assert error_text(app) == "", "an empty box has nothing wrong"
+        await pilot.press(*"foo:bar")
+        await settle(pilot)
+        assert error_text(app).startswith("unknown field 'foo'")
+        await pilot.press(*["backspace"] * len("foo:bar"), *"gateway")
+        await settle(pilot)
+        assert error_text(app) == ""
+        assert len(app.table.rows) and count_text(app).endswith(" of 53")
 
 
 async def test_the_critical_tab_searches_the_critical_memories_of_every_kind(

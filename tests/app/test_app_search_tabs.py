@@ -155,7 +155,7 @@ async def test_enter_on_a_query_that_cannot_be_read_keeps_the_keys_after_it_movi
         await settle(pilot)
         await mash(pilot, [*"/age:abc"])
         await settle(pilot)
-        assert "age takes a number of days" in str(app.query_one("#search-count").render())
+        assert "age takes a number of days" in str(app.query_one("#search-error").render())
         await mash(pilot, ["enter", "3"])  # as a terminal sends them: nothing awaited between
         await pilot.pause()
         assert not app.holding_keys, "keys wait for results that never come"

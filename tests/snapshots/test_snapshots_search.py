@@ -35,3 +35,10 @@ def test_a_tab_without_a_match_says_where_they_are(
 ) -> None:
     keys = ("2", "slash", *"runbook")
     assert snap_compare(demo_app, terminal_size=size, run_before=searched(*keys))
+
+
+def test_a_query_that_cannot_be_read_says_why_in_full_at_80x24(
+    snap_compare, demo_app: SamanthaApp
+) -> None:
+    keys = ("slash", *"gateway foo:bar")
+    assert snap_compare(demo_app, terminal_size=(80, 24), run_before=searched(*keys))

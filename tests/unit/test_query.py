@@ -131,7 +131,6 @@ def test_bad_queries_say_what_was_expected(text: str, message: str) -> None:
 @pytest.mark.parametrize(
     ("text", "fragment"),
     [
-        ("importance:urgent", "importance is low, medium or high"),
         ("kind:memo", "kind is short, long, task, work or proc"),
         ("critical:maybe", "critical is true or false"),
         ("age:5x", "age takes a number of days"),

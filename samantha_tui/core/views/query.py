@@ -7,13 +7,17 @@
 
 `critical` on its own is a filter; to search for the word, quote it. Any other `name:value` whose
 name is not a field is an error, so a typo in a field name never silently searches for text.
+
+`importance:` takes any value, so a memory holding one the format refuses (`importance: urgent`)
+can be found by it; a value outside low, medium and high that no memory holds is an error, said
+with the values there are (`check_held`, once the tree's values are known).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ..basics.model import Kind
@@ -204,9 +208,27 @@ def _text(value: str, token: str) -> tuple[str, Value]:
 
 
 def _importance(value: str, token: str) -> tuple[str, Value]:
-    if value.lower() not in IMPORTANCE:
-        raise QueryError(f"{token!r}: importance is low, medium or high, like importance:high")
-    return "=", value.lower()
+    # Any value, exactly as the search index folds a memory's: the format's three, or one a
+    # memory holds though the format refuses it (check_held says when none does).
+    return "=", value.casefold()
+
+
+def check_held(query: Query, held: Callable[[str], Iterable[Value]]) -> None:
+    """Raise QueryError for an importance filter on a value outside low, medium and high that
+    no memory holds (`held(field)`: the values the memories hold), naming those held."""
+    for item in query.filters:
+        if item.field != "importance" or item.value in IMPORTANCE:
+            continue
+        values = set(held("importance"))
+        if item.value in values:
+            continue
+        odd = sorted(str(v) for v in values if v is not None and v not in IMPORTANCE)
+        token = f"importance:{item.value}"
+        also = f" (or one the memories hold: {', '.join(odd)})" if odd else ""
+        raise QueryError(
+            f"{token!r}: no memory has that importance; it is low, medium or high,"
+            f" like importance:high{also}"
+        )
 
 
 def _kind(value: str, token: str) -> tuple[str, Value]:

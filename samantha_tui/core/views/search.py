@@ -35,7 +35,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA, Indel
 
 from ..basics.model import Kind, Memory
-from .query import Query, QueryError, Term, Value, parse
+from .query import Query, QueryError, Term, Value, check_held, parse
 
 BODY_CHARS = 1000
 """How much of a body is searched: a memory states its point first."""
@@ -279,6 +279,10 @@ class Answering(ABC):
             except QueryError as error:
                 return SearchResult(error=str(error))
         with self._reading():
+            try:
+                check_held(query, self._facet)
+            except QueryError as error:
+                return SearchResult(error=str(error))
             matched, matches = self._matched(query)
             return self._ranked(matched, matches, query, limit)
 
@@ -301,6 +305,10 @@ class Answering(ABC):
             except QueryError as error:
                 return SplitResult({scope: 0 for scope in SCOPES}, {}, error=str(error))
         with self._reading():
+            try:
+                check_held(query, self._facet)
+            except QueryError as error:
+                return SplitResult({scope: 0 for scope in SCOPES}, {}, error=str(error))
             matched, matches = self._matched(query)
             kinds = self._facet("kind")
             subsets: dict[Scope, int] = {
@@ -950,7 +958,8 @@ def facet_values(memory: Memory, today: dt.date) -> dict[str, tuple[Value, ...]]
 
     date = memory.date
     return {
-        "importance": (folded(memory.importance),),
+        # A value the format refuses (`urgent`) as written: `importance:urgent` finds it.
+        "importance": (folded(memory.importance or memory.written_importance),),
         "type": (folded(memory.type),),
         "topic": tuple(sorted({str(t).casefold() for t in memory.topics})) or (None,),
         "project": (folded(memory.project),),

@@ -48,7 +48,7 @@ from .search import (
     words_key,
 )
 
-SCHEMA = 1
+SCHEMA = 2
 """Bumped whenever the tables or what is kept in them change shape."""
 VERSION = f"{SCHEMA}:{__version__}"
 """A package version may tokenise or read files differently: its tables are not ours to read."""

@@ -220,6 +220,14 @@ class MainScreen(Screen[None]):
         self.app.remember_selection(message.key)
         await self.show_preview(message.key, held=message.held)
 
+    @on(MemoryTable.MarksChanged, "#memories")
+    def _marks_changed(self, message: MemoryTable.MarksChanged) -> None:
+        # Handled here, not left to bubble to the app: a message made while this screen handles
+        # another (a tab shown, a query typed) names the screen its sender, and Textual stops it
+        # here, so the status line kept the marks of the tab left.
+        message.stop()
+        self.app.show_mark_count()
+
     @on(Tabs.TabActivated, "#tabs")
     def _tab_activated(self, message: Tabs.TabActivated) -> None:
         if message.tab is None:

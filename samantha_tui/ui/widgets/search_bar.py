@@ -1,11 +1,13 @@
-"""The search box over the list, with how many memories match ("23 of 412")."""
+"""The search box over the list, with how many memories match ("23 of 412"), and under it, while
+the query cannot be read, why: on lines of its own, wrapped to the pane, so the whole message
+shows however narrow the terminal."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Static
 
 from ..visible_text import shown
@@ -22,7 +24,7 @@ class SearchInput(Input):
         await self.run_action("app.focus_list")
 
 
-class SearchBar(Horizontal):
+class SearchBar(Vertical):
     """Hidden until `/`; the app owns the query and the results, this only shows them."""
 
     BINDINGS = [
@@ -30,8 +32,10 @@ class SearchBar(Horizontal):
     ]
 
     def compose(self) -> ComposeResult:
-        yield SearchInput(placeholder=PLACEHOLDER, id="search-input", compact=True)
-        yield Static(id="search-count")
+        with Horizontal(id="search-row"):
+            yield SearchInput(placeholder=PLACEHOLDER, id="search-input", compact=True)
+            yield Static(id="search-count")
+        yield Static(id="search-error")
 
     @property
     def input(self) -> Input:
@@ -43,6 +47,13 @@ class SearchBar(Horizontal):
         if listed < matched:
             text += f" (best {listed:,} listed)"
         self.query_one("#search-count", Static).update(Text(text))
+        self.show_error("")
 
     def show_error(self, message: str) -> None:
-        self.query_one("#search-count", Static).update(shown(message, style="red"))
+        """Why the query cannot be read, under the box (the count is left blank: the list keeps
+        the last results read); "" takes it away."""
+        error = self.query_one("#search-error", Static)
+        if message:
+            self.query_one("#search-count", Static).update("")
+            error.update(shown(message, style="red"))
+        error.display = bool(message)
