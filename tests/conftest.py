@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,15 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
 def _waits_on_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every pilot waits on the app, never on the CPU going quiet (see tests/waiting.py)."""
     waiting.install(monkeypatch)
+
+
+@pytest.fixture(autouse=True)
+def _no_pairs_kept_from_another_test() -> None:
+    """The pairs kept for the last memories asked about (kept_pairs.py) are the process's: a
+    test of the same demo memories with other thresholds must work its own out."""
+    kept = sys.modules.get("samantha_tui.core.views.meaning.kept_pairs")
+    if kept is not None:
+        kept.KEPT_PAIRS.forget()
 
 
 @pytest.fixture(autouse=True)

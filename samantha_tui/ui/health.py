@@ -112,7 +112,7 @@ class Health(Host):
     @background(thread=True, exclusive=True, group="health")
     def check_health(self, drift: DriftReport) -> None:
         # Its counts show once it is slow (a large tree, the meaning model's first reading).
-        with self.work_progress():
+        with self.work_progress(stoppable=True):
             pairs = meaning_pairs(self.curator, self.settings, unasked=True)
             report = report_of(self.curator, self.settings, drift, pairs)
         if not get_current_worker().is_cancelled:

@@ -279,5 +279,5 @@ class Host(App[None]):
         """Health: work the report out again, against the drift just found, once quiet."""
 
     @abstractmethod
-    def work_progress(self) -> AbstractContextManager[None]:
+    def work_progress(self, stoppable: bool = False) -> AbstractContextManager[None]:
         """Work progress: the counts of the work run inside (a worker thread) on the screen."""

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Footer
+from textual.worker import get_current_worker
 
 from ..core.basics import progress
 from .messages import WorkProgress, while_shown
@@ -37,6 +38,10 @@ SHOW_AFTER = 0.5
 REDRAW = 0.1
 """How often, while work runs, the active screen's panel is brought up to date (a screen just
 opened gets its bar, work that reports nothing still shows once it is slow)."""
+
+
+class _Stopped(Exception):
+    """Raised through stoppable work from a report once its worker is cancelled."""
 
 
 @dataclass(frozen=True)
@@ -59,20 +64,36 @@ class WorkProgressing(Host):
         self._progress_timer: Timer | None = None
 
     @contextlib.contextmanager
-    def work_progress(self) -> Iterator[None]:
-        """Report the progress of the work run inside (in a worker thread) to the screen."""
+    def work_progress(self, stoppable: bool = False) -> Iterator[None]:
+        """Report the progress of the work run inside (in a worker thread) to the screen.
+
+        `stoppable`: for work that only reads (the review, the health report). Once its worker
+        is cancelled (its screen closed, newer work of its group started) it stops at its next
+        report instead of running on for seconds to an answer nobody reads; the block is then
+        left as if it had ended, and the caller checks `is_cancelled` before using a result."""
         with self._job_numbers_lock:
             job = next(self._job_numbers)
         started = time.monotonic()
         post = self.post_message
+        worker = get_current_worker() if stoppable else None
 
         def tell(done: int, total: int, what: str) -> None:
             post(WorkProgress(job, started, done, total, what))
 
+        throttled = progress.Throttle(tell)
+
+        def hear(done: int, total: int, what: str) -> None:
+            # Every report, before the throttle: a cancelled worker stops within one step.
+            if worker is not None and worker.is_cancelled:
+                raise _Stopped
+            throttled(done, total, what)
+
         post(WorkProgress(job, started))
         try:
-            with progress.reporting(progress.Throttle(tell)):
+            with progress.reporting(hear):
                 yield
+        except _Stopped:
+            pass
         finally:
             post(WorkProgress(job, started, ended=True))
 

@@ -10,6 +10,7 @@ left it (the store undoes a change it could not finish).
 from __future__ import annotations
 
 import traceback
+from collections.abc import Callable
 from typing import Any
 
 from textual import work
@@ -17,8 +18,17 @@ from textual.worker import Worker
 
 
 def background(**options: Any) -> Any:
-    """`textual.work` with `exit_on_error=False`: a failure is reported, the app stays."""
-    return work(exit_on_error=False, **options)
+    """`textual.work` with `exit_on_error=False`: a failure is reported, the app stays.
+
+    The worker is described by its method's name. Textual's own description is the call with
+    every argument's repr, made on the event loop as the worker starts: a tree or a report
+    passed in was written out whole, 0.8 s of the UI's time per preview at 10,000 memories."""
+
+    def decorate(method: Callable[..., Any]) -> Any:
+        described = {"description": method.__name__, **options}
+        return work(exit_on_error=False, **described)(method)
+
+    return decorate
 
 
 def failure_notice(what: str, error: BaseException) -> str:

@@ -241,3 +241,45 @@ async def test_a_report_while_the_panel_is_taken_down_is_dropped_not_raised() ->
         panel.show_work(2, 4, "Reading {count} memories")  # no NoMatches
         await pilot.pause()
         assert panel.shown
+
+
+async def test_a_cancelled_report_stops_at_its_next_count_and_fails_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The health report only reads: once its worker is cancelled (newer work of its group, its
+    screen closed) it stops at its next count rather than running on to an answer nobody reads,
+    and no failure is reported."""
+    from textual.worker import WorkerState
+
+    from samantha_tui.core.basics import progress
+    from samantha_tui.ui import health
+
+    counted = threading.Event()
+    reports = {"n": 0}
+
+    def endless(*args, **kwargs):
+        # Reports until stopped; the cap only catches a hang (the stop comes within one count).
+        cap = 10_000_000
+        while reports["n"] < cap:
+            reports["n"] += 1
+            progress.report(reports["n"], cap, "Reading {count} memories")
+            counted.set()
+        raise AssertionError("the report was never stopped")
+
+    monkeypatch.setattr(health, "report_of", endless)
+    notices: list[str] = []
+    app = SamanthaApp(many(tmp_path), lambda: TODAY)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(app, "notify", lambda message, **_: notices.append(str(message)))
+        worker = app.check_health(None)
+        await until(pilot, counted.is_set)
+        worker.cancel()
+        await until(pilot, lambda: worker.is_finished)
+        await pilot.pause()
+        assert worker.state is WorkerState.CANCELLED
+        stopped_at = reports["n"]
+        await settle(pilot)
+        assert reports["n"] == stopped_at, "nothing ran on after the stop"
+        assert not app.busy, "its bar went with it"
+    assert not any("failed" in n for n in notices), notices

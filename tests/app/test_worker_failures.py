@@ -133,3 +133,34 @@ async def test_a_screens_worker_that_raises_is_reported_and_the_app_stays(
         assert app.is_running
         said = failures(notices)
         assert len(said) == 1 and "The statistics failed: ZeroDivisionError" in said[0], notices
+
+
+class _Unprintable:
+    """An argument whose repr counts itself: as a tree of 10,000 memories, costly to write out."""
+
+    def __init__(self) -> None:
+        self.written = 0
+
+    def __repr__(self) -> str:
+        self.written += 1
+        return "unprintable"
+
+
+async def test_starting_background_work_never_writes_its_arguments_out() -> None:
+    from textual.app import App
+
+    from samantha_tui.ui.workers import background
+
+    class Small(App[None]):
+        @background(thread=True, group="probe")
+        def work_on(self, argument: _Unprintable) -> None:
+            pass
+
+    argument = _Unprintable()
+    app = Small()
+    async with app.run_test() as pilot:
+        worker = app.work_on(argument)
+        await worker.wait()
+        await pilot.pause()
+    assert argument.written == 0
+    assert worker.description == "work_on"

@@ -8,6 +8,7 @@ import pytest
 from samantha_tui.core.basics.model import Kind, Memory
 from samantha_tui.core.views.meaning import CONFLICT, DUPLICATE, Related, SimilarPair, pairs
 from samantha_tui.core.views.meaning.analysis import analyse, related_to
+from samantha_tui.core.views.meaning.kept_pairs import KEPT_PAIRS
 from samantha_tui.core.views.meaning.model import Engine, load_engine
 from samantha_tui.core.views.meaning.pairs import comparable, similar_pairs
 from samantha_tui.core.views.meaning.polarity import claims_of
@@ -74,6 +75,7 @@ def test_pairs_are_deterministic_best_first_and_the_same_in_blocks(
     assert [p.meaning for p in found] == sorted((p.meaning for p in found), reverse=True)
     monkeypatch.setattr(pairs, "BLOCK", 1)
     monkeypatch.setattr(pairs, "PER_MEMORY", 1)
+    KEPT_PAIRS.forget()  # the same memories, other thresholds: not the pairs kept
     narrow = analyse(MEMORIES)
     assert isinstance(narrow, tuple)
     # One candidate per memory, its closest: fewer pairs, each judged as in full (the cosines

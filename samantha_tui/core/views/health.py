@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..basics import progress
 from ..basics.model import Memory, Severity, Tree
+from ..basics.per_path import PerPath
 from ..basics.schema import SESSION_ANALYSIS
 from . import health_findings as h
 from . import lifecycle
@@ -232,6 +233,10 @@ def body_first_line(memory: Memory) -> int:
     return memory.lines - body_lines + 1
 
 
+_DATES = PerPath(lambda body, date: tuple(relative_dates(body, date)))
+"""Each memory's dates in words, read again only when its body or date changed."""
+
+
 def date_findings(tree: Tree[Memory]) -> list[Finding]:
     """Each date in words that will rot, with its line of the file. Not in the worker's session
     analyses: each is the account of one day, headed by that day (`Session Analysis - DATE`),
@@ -246,7 +251,7 @@ def date_findings(tree: Tree[Memory]) -> list[Finding]:
         if memory.type == SESSION_ANALYSIS or same_as_original(memory, copies):
             continue
         first = body_first_line(memory)
-        for phrase in relative_dates(memory.body, memory.date):
+        for phrase in _DATES(memory.path, memory.body, memory.date):
             meant = f" (written on {memory.date}, it meant {phrase.meant})" if phrase.meant else ""
             found.append(
                 Finding(

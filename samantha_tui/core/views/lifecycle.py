@@ -194,6 +194,25 @@ def _fold(body: str) -> str:
     return " ".join(body.lower().split())
 
 
+_RATIOS: dict[tuple[float, str, str], float] = {}
+"""rapidfuzz's ratio of two memories' folded bodies, by their bodies and its cutoff: the report
+after every change judges again the pairs it judged before, and their ratios were most of the
+duplicate rule's time (0.5 s at 10,000). Keyed by the bodies the tree holds anyway (a string
+keeps its hash), not by the folded copies, which are let go after each pass."""
+RATIOS_KEPT = 100_000
+
+
+def _ratio(keep: Memory, drop: Memory, kept: str, dropped: str, cutoff: float) -> float:
+    key = (cutoff, keep.body, drop.body)
+    found = _RATIOS.get(key)
+    if found is None:
+        found = fuzz.ratio(kept, dropped, score_cutoff=cutoff)
+        if len(_RATIOS) >= RATIOS_KEPT:
+            _RATIOS.clear()
+        _RATIOS[key] = found
+    return found
+
+
 def duplicate_pairs(tree: Tree) -> list[tuple[Memory, Memory, str]]:
     """(keep, drop, reason) for merge copies and near-identical memories of the same kind.
 
@@ -241,10 +260,10 @@ def duplicate_reason(keep: Memory, drop: Memory) -> str | None:
 
 def _reason(keep: Memory, drop: Memory, kept: str, dropped: str) -> str | None:
     if merge_stem(keep) == merge_stem(drop):
-        similarity = fuzz.ratio(kept, dropped)
+        similarity = _ratio(keep, drop, kept, dropped, 0.0)
         return f"merge copy of {keep.name} ({similarity:.0f}% alike)"
     # Below the bar rapidfuzz stops early and gives 0: most candidates are far below it.
-    similarity = fuzz.ratio(kept, dropped, score_cutoff=SIMILAR_BODIES)
+    similarity = _ratio(keep, drop, kept, dropped, SIMILAR_BODIES)
     if similarity >= SIMILAR_BODIES:
         return f"near-identical to {keep.name} ({similarity:.0f}% alike)"
     return None

@@ -334,7 +334,7 @@ class ReviewScreen(LiveScreen):
     def recompute(self) -> None:
         """Run every rule over the newest tree (about half a second at 10,000 memories, and
         the meaning pass and the health report: seconds more, their counts shown meanwhile)."""
-        with self._app.work_progress():
+        with self._app.work_progress(stoppable=True):
             self._recompute()
 
     def _recompute(self) -> None:

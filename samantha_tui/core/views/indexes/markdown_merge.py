@@ -26,7 +26,7 @@ _HEADER = re.compile(
 _FILE_LINE = re.compile(rb"^\*\*File\*\*: `([^`\n]+)`")
 
 
-@dataclass
+@dataclass(slots=True)
 class _Item:
     """One unit of index.md: a heading, a memory's line or a block, a count line, or other."""
 
@@ -46,36 +46,53 @@ def _bare(line: bytes) -> bytes:
 def _parse(
     data: bytes, kind: Kind, block_key: Callable[[bytes, list[bytes]], str | None]
 ) -> list[_Item]:
+    # A hot loop: an index.md of 10,000 memories is parsed twice a change. Each line is told
+    # apart by its first byte before any pattern is tried, and the helpers are inlined.
     blocks = kind.is_project_kind or kind is Kind.PROCEDURAL
     items: list[_Item] = []
-    h2 = h3 = b""
+    append = items.append
+    memory_line, header = _MEMORY_LINE.match, _HEADER.match
+    section = (b"", b"")
     lines = data.splitlines(keepends=True)
-    index = 0
-    while index < len(lines):
+    index, count = 0, len(lines)
+    while index < count:
         line = lines[index]
-        bare = _bare(line)
-        if bare.startswith(b"## "):
-            h2, h3 = bare, b""
-            items.append(_Item("heading", [line], (h2, h3), bare.decode("utf-8", "replace")))
-        elif bare.startswith(b"### ") and blocks:
-            block = [line]
-            while index + 1 < len(lines) and not lines[index + 1].startswith(b"#"):
-                block.append(lines[index + 1])
+        first = line[:1]
+        if first == b"#":
+            bare = line.rstrip(b"\r\n")
+            if bare.startswith(b"## "):
+                section = (bare, b"")
+                append(_Item("heading", [line], section, bare.decode("utf-8", "replace")))
                 index += 1
-            blank: list[bytes] = []
-            while block and len(block) > 1 and not _bare(block[-1]).strip():
-                blank.insert(0, block.pop())
-            items.append(_Item("unit", block, (h2, b""), block_key(bare[4:], block)))
-            items.extend(_Item("other", [b], (h2, b"")) for b in blank)
-        elif bare.startswith(b"### "):
-            h3 = bare
-            items.append(_Item("heading", [line], (h2, h3), bare.decode("utf-8", "replace")))
-        elif not blocks and (match := _MEMORY_LINE.match(bare)):
-            items.append(_Item("unit", [line], (h2, h3), markdown_name(match.group(1))))
-        elif match := _HEADER.match(bare):
-            items.append(_Item("header", [line], (h2, h3), match.group(1).decode()))
-        else:
-            items.append(_Item("other", [line], (h2, h3)))
+                continue
+            if bare.startswith(b"### ") and blocks:
+                block = [line]
+                while index + 1 < count and not lines[index + 1].startswith(b"#"):
+                    block.append(lines[index + 1])
+                    index += 1
+                blank: list[bytes] = []
+                while len(block) > 1 and not _bare(block[-1]).strip():
+                    blank.insert(0, block.pop())
+                h2 = (section[0], b"")
+                append(_Item("unit", block, h2, block_key(bare[4:], block)))
+                items.extend(_Item("other", [b], h2) for b in blank)
+                index += 1
+                continue
+            if bare.startswith(b"### "):
+                section = (section[0], bare)
+                append(_Item("heading", [line], section, bare.decode("utf-8", "replace")))
+                index += 1
+                continue
+        elif first == b"-" and not blocks:
+            if match := memory_line(line.rstrip(b"\r\n")):
+                append(_Item("unit", [line], section, markdown_name(match.group(1))))
+                index += 1
+                continue
+        elif first == b"*" and (match := header(line)):
+            append(_Item("header", [line], section, match.group(1).decode()))
+            index += 1
+            continue
+        append(_Item("other", [line], section))
         index += 1
     return items
 

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from ...basics.model import Memory
 from . import Related, SimilarPair, Unavailable
 from .kept import KEPT
+from .kept_pairs import KEPT_PAIRS
 from .model import NotLoaded, deferred_engine
-from .pairs import similar_pairs
 from .related import related
-from .vectors import VectorCache
+from .vectors import VectorCache, cache_name
 
 
 def analyse(
@@ -32,7 +32,7 @@ def analyse(
         chosen, vectors = KEPT.of(memories, engine, cache)
     except NotLoaded as error:
         return error.why
-    return similar_pairs(chosen, vectors)
+    return KEPT_PAIRS.of(chosen, vectors, cache_name(engine))
 
 
 TURNED_OFF = "turned off in the settings (meaning.enabled = false)"
