@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, Select, Static
+from textual.widgets._select import SelectCurrent
 
 from samantha_tui.core.views.bootstrap import BootstrapPlan, Signals, Tier, plan
 from samantha_tui.core.views.bootstrap_markdown import code, escape, render
@@ -162,6 +163,51 @@ async def test_choosing_a_project_changes_the_plan(root: Path) -> None:
             assert row_texts(screen, old.path)[0] == "≠"
         bar = str(screen.query_one("#bootstrap-budget", Static).render())
         assert bar.endswith(" · project billing-export")
+
+
+def picker_text(screen: BootstrapScreen) -> str:
+    """What the project picker shows, as drawn."""
+    select = screen.query_one("#bootstrap-project", Select)
+    return str(select.query_one(SelectCurrent).query_one("#label", Static).render())
+
+
+async def test_the_picker_shows_the_project_the_plan_uses(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        # Nothing chosen: the plan takes the one project with a folder, and the picker says so.
+        assert screen.result.project == "api-gateway-refactor"
+        assert picker_text(screen) == "api-gateway-refactor (auto)"
+        select = screen.query_one("#bootstrap-project", Select)
+        assert select.value is Select.NULL, "the automatic choice is not a choice made"
+        # Choosing another changes the plan and the picker.
+        select.value = "infra-notes"
+        await settle(pilot)
+        assert screen.result.project == "infra-notes"
+        assert picker_text(screen) == "infra-notes"
+        # Back to no choice: the automatic one again.
+        select.clear()
+        await settle(pilot)
+        assert screen.result.project == "api-gateway-refactor"
+        assert picker_text(screen) == "api-gateway-refactor (auto)"
+
+
+async def test_the_picker_with_several_projects_and_none_chosen(root: Path) -> None:
+    billing = root / BILLING
+    billing.write_bytes(billing.read_bytes().replace(b"status: blocked", b"status: active"))
+    (root / ".ai/current-tasks/.ai/index.json").unlink()
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        assert screen.result.project is None
+        assert picker_text(screen) == "none chosen"
+
+
+async def test_the_repo_field_offers_no_demo_data(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        assert screen.query_one("#bootstrap-repo", Input).placeholder == "owner/name"
 
 
 async def test_a_keyword_makes_a_runbook_load(root: Path) -> None:

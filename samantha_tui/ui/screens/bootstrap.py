@@ -21,6 +21,7 @@ from textual.timer import Timer
 from textual.widgets import Input, Label, Select, Static
 
 from ...core.basics.model import Tree
+from ...core.basics.visible import visible
 from ...core.views.bootstrap import (
     BootstrapPlan,
     NearMiss,
@@ -67,6 +68,14 @@ from .live_screen import LiveScreen
 
 DEBOUNCE = 0.15
 """Seconds of quiet typing before the plan is asked for again."""
+
+NO_PROJECT = "none chosen"
+"""The project picker with no choice made, where the plan takes no project by itself."""
+AUTOMATIC = "automatic"
+"""The picker's blank choice while a project is chosen and the tree changed since the plan
+last took one by itself."""
+REPO_EXAMPLE = "owner/name"
+"""The Repo field's placeholder: the shape of a repo signal, naming no one's repo."""
 
 
 # --- messages ------------------------------------------------------------------------------------
@@ -142,9 +151,9 @@ class BootstrapScreen(LiveScreen):
     def compose(self) -> ComposeResult:
         with Horizontal(id="bootstrap-signals"):
             yield Label("Project", classes="bootstrap-label")
-            yield SafeSelect[str]([], prompt="none chosen", compact=True, id="bootstrap-project")
+            yield SafeSelect[str]([], prompt=NO_PROJECT, compact=True, id="bootstrap-project")
             for name, hint in (
-                ("repo", "tidewater/infra"),
+                ("repo", REPO_EXAMPLE),
                 ("paths", "a/b.py, tests/"),
                 ("keywords", "comma-separated"),
             ):
@@ -196,6 +205,19 @@ class BootstrapScreen(LiveScreen):
             select.set_options([(shown(name), name) for name in names])
             if chosen in names:
                 select.value = chosen
+
+    def _show_project(self, result: BootstrapPlan) -> None:
+        """With no project chosen, the picker names the one the plan took by itself (its
+        prompt, which is also what the list's blank choice reads)."""
+        select = self.query_one("#bootstrap-project", Select)
+        if select.value != Select.NULL:
+            return  # the plan's project is the one chosen, which the picker shows
+        if result.project is not None:
+            prompt = visible(f"{result.project} (auto)")
+        else:
+            prompt = NO_PROJECT if self._projects else "no active project"
+        if select.prompt != prompt:
+            select.prompt = prompt
 
     @on(Input.Changed)
     def _typed(self) -> None:
@@ -257,6 +279,7 @@ class BootstrapScreen(LiveScreen):
     def show_plan(self, result: BootstrapPlan) -> None:
         """Show a plan: the bar, then every row, the selection kept on the same memory."""
         self.result = result
+        self._show_project(result)
         budget = self.budget
         self.query_one("#bootstrap-budget", Static).update(visible_text(budget_bar(result, budget)))
         memories = self.app.curator
@@ -302,6 +325,10 @@ class BootstrapScreen(LiveScreen):
             self._fill_table()
 
     def tree_changed(self, changed: tuple[str, ...]) -> None:
+        select = self.query_one("#bootstrap-project", Select)
+        if select.value != Select.NULL:
+            # Which project the plan would take by itself is known again once it is asked.
+            select.prompt = AUTOMATIC
         self._update_projects()
         self.ask()
 
