@@ -39,9 +39,7 @@ from ...core.writing.atomic import StoreError, digest_of
 from ..bootstrap_rows import (
     DISAGREEMENT_HELP,
     DISAGREEMENT_TITLE,
-    NARROW_COLUMNS,
     WIDE_COLUMNS,
-    WIDE_LIST,
     BudgetLine,
     Disagreement,
     Entry,
@@ -53,8 +51,10 @@ from ..bootstrap_rows import (
     entry_key,
     entry_row,
     index_entry_text,
+    plan_columns,
     split_signals,
     why_text,
+    why_wanted,
 )
 from ..visible_text import shown, visible_text
 from ..widgets.fitted_footer import FittedFooter
@@ -147,6 +147,7 @@ class BootstrapScreen(LiveScreen):
         self._entries: list[Entry] = []
         self._near_tokens: dict[str, int] = {}
         self._projects: list[str] = []
+        self._why_wanted = 0
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="bootstrap-signals"):
@@ -289,11 +290,18 @@ class BootstrapScreen(LiveScreen):
             if (memory := memories.get(m.path)) is not None
         }
         self._entries = entries(result, budget, self._near_tokens)
+        self._why_wanted = why_wanted(self._entries, result.project)
         self._fill_table()
 
     def _fill_table(self, select: str | None = None) -> None:
         table = self.table
-        wide = table.size.width >= WIDE_LIST or not table.size.width
+        # The width inside the scrollbar the rows will bring: it is not there yet the first time.
+        region = table.content_region
+        overflows = len(self._entries) + 1 > region.height
+        width = region.width - len(table.MARK)
+        width -= table.styles.scrollbar_size_vertical if overflows else 0
+        columns = plan_columns(width, self._why_wanted) if table.size.width else WIDE_COLUMNS
+        wide = len(columns) == len(WIDE_COLUMNS)
         keys = [entry_key(entry, i) for i, entry in enumerate(self._entries)]
         budget, near, result = self.budget, self._near_tokens, self.result
         assert result is not None
@@ -305,7 +313,7 @@ class BootstrapScreen(LiveScreen):
         before = select or table.selected_key
         if before is None or before not in set(keys):
             before = next((k for k in keys if not k.startswith("#")), None)
-        table.set_rows(rows, WIDE_COLUMNS if wide else NARROW_COLUMNS, select=before)
+        table.set_rows(rows, columns, select=before)
         self.call_later(self._show_selected)
 
     def _named(self) -> Named:
@@ -320,7 +328,9 @@ class BootstrapScreen(LiveScreen):
 
         return named
 
-    def on_resize(self) -> None:
+    @on(MemoryTable.Resized, "#bootstrap-plan")
+    def _refit(self) -> None:
+        # The columns share the list's width: Why grows with it (bootstrap_rows.plan_columns).
         if self._entries:
             self._fill_table()
 
