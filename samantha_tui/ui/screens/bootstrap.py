@@ -36,6 +36,7 @@ from ...core.views.bootstrap import (
 from ...core.views.bootstrap_markdown import DISAGREES, render
 from ...core.views.naming import names_of
 from ...core.writing.atomic import StoreError, digest_of
+from .. import keys
 from ..bootstrap_rows import (
     DISAGREEMENT_HELP,
     DISAGREEMENT_TITLE,
@@ -177,6 +178,11 @@ class BootstrapScreen(LiveScreen):
         return self.app.settings.bootstrap_budget
 
     def on_mount(self) -> None:
+        # The keymap's word over any default here, Critical and importance moving with the
+        # list's keys (keys.screen_keys); the app said any clash when it read the settings.
+        found = keys.screen_keys(type(self), self.app.settings.keys)
+        keys.rebind(self, found.keys)
+        self.refresh_bindings()
         self.table.empty_message = "Working out the plan…"
         self._update_projects()
         self.table.focus()
