@@ -200,6 +200,25 @@ class SamanthaApp(
         self.set_keymap(wanted)
         if set(wanted) - keys.known_ids():
             self.call_after_refresh(self._report_unknown_key_ids, sorted(wanted))
+        if wanted:
+            self.call_after_refresh(self._report_key_clashes, wanted)
+
+    def _report_key_clashes(self, wanted: dict[str, str]) -> None:
+        """Where the keymap gives one key to two things a screen over the list does (the
+        bootstrap preview's own keys and the app's), say which one it does there."""
+        from .screens.bootstrap import BootstrapScreen
+
+        found = keys.screen_keys(BootstrapScreen, wanted)
+        lines = keys.clash_lines(BootstrapScreen, found, wanted)
+        if lines:
+            self.notify(
+                f"{self.settings.path}: on the {BootstrapScreen.HELP_TITLE.lower()}, "
+                + "; ".join(lines),
+                title="Settings",
+                severity="warning",
+                timeout=10,
+                markup=False,
+            )
 
     def _report_unknown_key_ids(self, wanted: list[str]) -> None:
         known = keys.every_binding_id()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.text import Text
 
+from ..core.basics.visible import visible
 from ..core.views.bootstrap import (
     FREQUENT_REFERENCES,
     RECENT_DAYS,
@@ -21,8 +24,6 @@ from .visible_text import shown
 from .widgets.memory_table import Column, TableRow
 
 BAR_WIDTH = 16
-WIDE_LIST = 64
-"""A list this wide or wider has room for the reason column; narrower, the side panel says it."""
 
 TIER_HELP = {
     Tier.CRITICAL: "Memories marked critical: true, short-term then long-term: read every session.",
@@ -49,6 +50,7 @@ LIST_HEADINGS = {
     Tier.RUNBOOK: "Runbooks",
 }
 """Short enough for the title column; HEADINGS (the Markdown's) say more."""
+ON_DEMAND_WHY = "when needed"
 ON_DEMAND = ("Long-term, on demand", "Long-term memories not loaded at start: read when needed.")
 NEAR_MISSES = ("Near misses", "Memories that just missed a tier, each with why it is out.")
 NOTES = (
@@ -121,19 +123,41 @@ class Disagreement:
 
 Entry = Heading | BudgetLine | PlanItem | NearMiss | OnDemand | Note | Disagreement
 
-WIDE_COLUMNS = (
-    Column("", 2),
-    Column("Title"),
-    Column("Why", 22),
-    Column("Tokens", 6, "right"),
-    Column("Total", 6, "right"),
-)
+TITLE, WHY = 1, 2
+"""The Title and Why columns' places in a row's cells (Why in wide rows only)."""
 NARROW_COLUMNS = (
     Column("", 2),
     Column("Title"),
     Column("Tokens", 6, "right"),
     Column("Total", 6, "right"),
 )
+FIXED = sum(c.width or 0 for c in NARROW_COLUMNS) + len(NARROW_COLUMNS)
+"""Cells the list's fixed columns take with Why among them (each column's separator counted)."""
+TITLE_MIN = 28
+"""Cells the title keeps before Why gets any more."""
+TITLE_SHARE = 0.4
+"""At least this share of the room Title and Why share stays the title's."""
+WHY_MIN = 10
+"""Narrower than this, Why goes and the side panel alone says it."""
+
+
+def why_column(width: int) -> Column:
+    return Column("Why", width)
+
+
+WIDE_COLUMNS = (*NARROW_COLUMNS[:WHY], why_column(22), *NARROW_COLUMNS[WHY:])
+"""The list before it is laid out (its width unknown)."""
+
+
+def plan_columns(width: int, why_wanted: int) -> tuple[Column, ...]:
+    """The list's columns in `width` cells: Why as wide as its longest note where that leaves
+    the title its share, elided past that (the side panel says it whole), gone when too narrow."""
+    room = width - FIXED
+    why_room = room - max(TITLE_MIN, round(room * TITLE_SHARE))
+    why = min(max(why_wanted, len("Why")), max(why_room, WHY_MIN))
+    if room - why < TITLE_MIN:
+        return NARROW_COLUMNS
+    return (*NARROW_COLUMNS[:WHY], why_column(why), *NARROW_COLUMNS[WHY:])
 
 
 def _count(count: int, what: str = "file") -> str:
@@ -169,10 +193,30 @@ def entries(result: BootstrapPlan, budget: int, near_tokens: dict[str, int]) -> 
 
 
 def short_reason(item: PlanItem, project: str | None) -> str:
-    """The reason without the project's name where the heading above already says it."""
+    """The reason without the project's name where the heading above already says it (the
+    budget line names the project): its memories' importance, its status file's standing."""
     if item.tier is Tier.PROJECT and project:
-        return item.reason.removeprefix(f"project {project}, ")
+        reason = item.reason.removeprefix(f"project {project}, ")
+        return re.sub(rf"^project {re.escape(project)}( \(folder [^)]*\))? is ", "", reason)
     return item.reason
+
+
+def why_wanted(rows: list[Entry], project: str | None) -> int:
+    """Cells the Why column needs to show every row's note whole."""
+    wanted = 0
+    for entry in rows:
+        if isinstance(entry, Heading):
+            note = entry.detail
+        elif isinstance(entry, PlanItem):
+            note = short_reason(entry, project)
+        elif isinstance(entry, NearMiss):
+            note = visible(entry.reason)
+        elif isinstance(entry, OnDemand):
+            note = ON_DEMAND_WHY
+        else:
+            continue
+        wanted = max(wanted, cell_len(note))
+    return wanted
 
 
 def entry_key(entry: Entry, index: int) -> str:
@@ -224,12 +268,15 @@ def entry_row(
         title = Text(f"{DISAGREES} ", style="bold yellow")
         title.append(entry.text, style="yellow")
     elif isinstance(entry, OnDemand):
-        title, why = shown(named(entry.path, entry.title)), Text("when needed", style="dim")
+        title, why = shown(named(entry.path, entry.title)), Text(ON_DEMAND_WHY, style="dim")
         tokens = Text(f"{entry.tokens:,}", style="dim")
     else:
         title = shown(entry.text, style="italic")
     cells = (mark, title, why, tokens, total) if wide else (mark, title, tokens, total)
-    return TableRow(key, cells)
+    # A line with a title alone (the budget line, a disagreement, a note) runs across the
+    # columns to its right, which it leaves empty.
+    alone = isinstance(entry, BudgetLine | Disagreement | Note)
+    return TableRow(key, cells, span=TITLE if alone else None)
 
 
 def _ordinal(number: int) -> str:

@@ -9,11 +9,12 @@ on `?` is always the key that works.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from textual.binding import Binding, BindingType
+from textual.binding import Binding, BindingsMap, BindingType
 
 from .tabs import TABS
 
@@ -517,6 +518,161 @@ def app_keys_bound(*nodes: DOMNode) -> list[Bound]:
     order = {key.id: number for number, key in enumerate(APP_KEYS)}
     found = [each for node in nodes for each in bound(node) if each.id in order]
     return sorted(found, key=lambda each: order[each.id])
+
+
+FOLLOWS: Mapping[str, str] = MappingProxyType(
+    {
+        "bootstrap.toggle_critical": "memory.toggle_critical",
+        "bootstrap.raise_importance": "memory.raise_importance",
+        "bootstrap.lower_importance": "memory.lower_importance",
+    }
+)
+"""A screen's binding -> the app's key it does the same as: a remap of the app's key moves it
+too (Critical is one key everywhere), unless the settings file remaps it by its own id."""
+
+
+@dataclass(frozen=True)
+class Clash:
+    """A key the settings file gives to two bindings that both act on a screen: it does what
+    `by` does there, and `lost` does not answer to it there."""
+
+    key: str
+    lost: str
+    by: str
+
+
+@dataclass(frozen=True)
+class ScreenKeys:
+    """The keys each binding of a screen answers to under the settings file's keymap, and the
+    clashes that resolving it found."""
+
+    keys: dict[str, tuple[str, ...]]
+    """Binding id -> keys, for every binding with an id that the screen declares."""
+    clashes: tuple[Clash, ...]
+
+
+def _split(keys: str) -> tuple[str, ...]:
+    return tuple(key.strip() for key in _normalized(keys).split(",") if key.strip())
+
+
+def screen_keys(cls: type[DOMNode], keymap: Mapping[str, str]) -> ScreenKeys:
+    """The keys of a screen over the main list, where the app's own keys act too, as the
+    person's keymap has them: what the settings file names wins over any default.
+
+    A binding the keymap names (by its id, or by the app key it FOLLOWS) answers to those keys.
+    Any other keeps the default keys the keymap gives to nothing else that acts on this screen
+    (its bindings, the app's keys); one that FOLLOWS an app key also gives up the keys the keymap
+    gives to another of the app's keys, as that key does on the list. Where the keymap gives one
+    key to two bindings that act here, the screen's wins (Textual looks for a key among the
+    screen's bindings before the app's), and the clash is said.
+    """
+    user = {binding_id: _split(keys) for binding_id, keys in keymap.items() if _split(keys)}
+    here = list(declared(cls))
+    wanted: dict[str, tuple[str, ...]] = {}
+    named: list[str] = []
+    for binding_id, binding in here:
+        follows = FOLLOWS.get(binding_id, "")
+        chosen = user.get(binding_id) or user.get(follows)
+        if chosen:
+            named.append(binding_id)
+        wanted[binding_id] = chosen or _split(binding.key)
+    clashes: list[Clash] = []
+    # Who the keymap gives each key to among what acts here: the screen's bindings first.
+    owner: dict[str, str] = {}
+    for binding_id in named:
+        for key in wanted[binding_id]:
+            if owner.setdefault(key, binding_id) != binding_id:
+                clashes.append(Clash(key, binding_id, owner[key]))
+    ours = set(wanted)
+    for app_key in APP_KEYS:
+        if on_main_screen(app_key):
+            continue  # not bound over the list
+        for key in user.get(app_key.id) or ():
+            if owner.get(key) in ours:
+                clashes.append(Clash(key, app_key.id, owner[key]))
+            else:
+                owner.setdefault(key, app_key.id)
+        if app_key.id not in user:
+            clashes.extend(
+                Clash(key, app_key.id, owner[key])
+                for key in _split(app_key.keys)
+                if owner.get(key) in named
+            )
+    on_the_list = {key: i for i in known_ids() if i in user for key in user[i]}
+    found: dict[str, tuple[str, ...]] = {}
+    for binding_id, _binding in here:
+        if binding_id in named:
+            found[binding_id] = tuple(k for k in wanted[binding_id] if owner[k] == binding_id)
+            continue
+        leader = FOLLOWS.get(binding_id)
+        kept = []
+        for key in wanted[binding_id]:
+            taker = owner.get(key)
+            if taker is None and leader and on_the_list.get(key, leader) != leader:
+                taker = on_the_list[key]
+            if taker is None:
+                kept.append(key)
+            else:
+                clashes.append(Clash(key, binding_id, taker))
+        found[binding_id] = tuple(kept)
+    return ScreenKeys(found, tuple(clashes))
+
+
+def clash_lines(cls: type[DOMNode], found: ScreenKeys, keymap: Mapping[str, str]) -> list[str]:
+    """Each clash in words: the key, what it does on the screen, and what lost it there."""
+    descriptions = {key.id: key.description for key in APP_KEYS}
+    descriptions.update((binding_id, b.description) for binding_id, b in declared(cls))
+    app_keys = {key.id: key for key in APP_KEYS}
+    lines = []
+    for clash in found.clashes:
+        by = clash.by
+        named = by if by in keymap or by not in FOLLOWS else FOLLOWS[by]
+        if clash.lost in found.keys:
+            left = found.keys[clash.lost]
+        else:
+            spec = keymap.get(clash.lost) or app_keys[clash.lost].keys
+            lost_keys = {c.key for c in found.clashes if c.lost == clash.lost}
+            left = tuple(key for key in _split(spec) if key not in lost_keys)
+        app_key = app_keys.get(by)
+        where = " on the list" if app_key is not None and on_main_screen(app_key) else ""
+        line = (
+            f"{display(clash.key)} is {descriptions[by]}{where} ({named}), so "
+            f"{descriptions[clash.lost]} ({clash.lost}) "
+        )
+        if left:
+            line += f"answers to {display(','.join(left))} there, not {display(clash.key)}"
+        else:
+            line += "has no key there: give it one under [keys]"
+        lines.append(line)
+    return lines
+
+
+def rebind(node: DOMNode, keys_of: Mapping[str, tuple[str, ...]]) -> None:
+    """Bind `node`'s bindings with an id to these keys (its own binding table: Textual lays the
+    app's keymap over it as it looks for a key, which leaves these as they are)."""
+    table = node._bindings
+    now: dict[str, list[str]] = {}
+    for key, bindings in table.key_to_bindings.items():
+        for binding in bindings:
+            if binding.id:
+                now.setdefault(binding.id, []).append(key)
+    moved = {
+        binding_id
+        for binding_id, keys in keys_of.items()
+        if sorted(keys) != sorted(now.get(binding_id, []))
+    }
+    if not moved:
+        return
+    rebound: dict[str, list[Binding]] = {}
+    for key, bindings in table.key_to_bindings.items():
+        kept = [binding for binding in bindings if binding.id not in moved]
+        if kept:
+            rebound[key] = kept
+    for binding_id, binding in declared(type(node)):
+        if binding_id in moved:
+            for key in keys_of[binding_id]:
+                rebound.setdefault(key, []).append(binding.with_key(key=key, key_display=None))
+    node._bindings = BindingsMap.from_keys(rebound)
 
 
 def _normalized(keys: str) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, Select, Static
+from textual.widgets._select import SelectCurrent
 
 from samantha_tui.core.views.bootstrap import BootstrapPlan, Signals, Tier, plan
 from samantha_tui.core.views.bootstrap_markdown import code, escape, render
@@ -79,8 +80,10 @@ async def test_sections_in_load_order_with_reasons_and_sizes(root: Path) -> None
         ]
         assert row_texts(screen, LOADER)[2:] == ["referenced 6 times", "301", "1,377"]
         status = f"{TASKS}/api-gateway-refactor/status.md"
+        # Under the project's heading (the budget line names it), its status file's reason
+        # says the rest; the side panel says it whole.
         assert row_texts(screen, status)[2:] == [
-            "project api-gateway-refactor is the only active project with a folder",
+            "the only active project with a folder",
             "369",
             "2,010",
         ]
@@ -162,6 +165,101 @@ async def test_choosing_a_project_changes_the_plan(root: Path) -> None:
             assert row_texts(screen, old.path)[0] == "≠"
         bar = str(screen.query_one("#bootstrap-budget", Static).render())
         assert bar.endswith(" · project billing-export")
+
+
+def picker_text(screen: BootstrapScreen) -> str:
+    """What the project picker shows, as drawn."""
+    select = screen.query_one("#bootstrap-project", Select)
+    return str(select.query_one(SelectCurrent).query_one("#label", Static).render())
+
+
+async def test_the_picker_shows_the_project_the_plan_uses(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        # Nothing chosen: the plan takes the one project with a folder, and the picker says so.
+        assert screen.result.project == "api-gateway-refactor"
+        assert picker_text(screen) == "api-gateway-refactor (auto)"
+        select = screen.query_one("#bootstrap-project", Select)
+        assert select.value is Select.NULL, "the automatic choice is not a choice made"
+        # Choosing another changes the plan and the picker.
+        select.value = "infra-notes"
+        await settle(pilot)
+        assert screen.result.project == "infra-notes"
+        assert picker_text(screen) == "infra-notes"
+        # Back to no choice: the automatic one again.
+        select.clear()
+        await settle(pilot)
+        assert screen.result.project == "api-gateway-refactor"
+        assert picker_text(screen) == "api-gateway-refactor (auto)"
+
+
+async def test_the_picker_with_several_projects_and_none_chosen(root: Path) -> None:
+    billing = root / BILLING
+    billing.write_bytes(billing.read_bytes().replace(b"status: blocked", b"status: active"))
+    (root / ".ai/current-tasks/.ai/index.json").unlink()
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        assert screen.result.project is None
+        assert picker_text(screen) == "none chosen"
+
+
+async def test_the_repo_field_offers_no_demo_data(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_screen(pilot)
+        assert screen.query_one("#bootstrap-repo", Input).placeholder == "owner/name"
+
+
+def drawn(app: SamanthaApp) -> list[str]:
+    """The screen's lines of text as the terminal shows them."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def why_width(screen: BootstrapScreen) -> int:
+    return next(p.width for p in screen.table.laid_out() if p.column.title == "Why")
+
+
+async def test_why_shows_at_80x24_and_grows_with_the_terminal(root: Path) -> None:
+    status = f"{TASKS}/api-gateway-refactor/status.md"
+    note = "the only active project with a folder"
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_screen(pilot)
+        # Narrow: the side panel goes under the list, and the list keeps its Why column.
+        assert screen.has_class("-stacked")
+        header = next(line for line in drawn(app) if line.strip().startswith("Title"))
+        assert header.split()[:2] == ["Title", "Why"]
+        assert any("referenced 6 times" in line for line in drawn(app))
+        # The title keeps its share: a note longer than Why's room is cut there, and said whole
+        # in the side panel when its row is selected.
+        narrow = why_width(screen)
+        assert 10 <= narrow < len(note)
+        assert screen.table.select_key(status)
+        await settle(pilot)
+        (row,) = [line for line in drawn(app) if "Project: API Gateway" in line and "2,010" in line]
+        assert note not in row and note[: narrow - 1] + "…" in row
+        why = str(screen.query_one("#bootstrap-why", Static).render())
+        assert f"project api-gateway-refactor is {note}" in why
+
+        await pilot.resize_terminal(200, 60)
+        await settle(pilot)
+        # Wide: Why is as wide as its longest note, so no note is cut.
+        assert not screen.has_class("-stacked")
+        notes = [row.cells[2].plain for row in screen.table.rows if row.span is None]
+        assert why_width(screen) == max(len(n) for n in notes) > 22
+        assert any(f" {note} " in line for line in drawn(app))
+        # A line under a row (where index and file disagree) runs on across the empty columns.
+        assert any(
+            "≠ in index.json's active list with no folder in current tasks: the assistant knows"
+            in line
+            for line in drawn(app)
+        )
+        # Back to 80 columns: Why gives the width back.
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert why_width(screen) == narrow
 
 
 async def test_a_keyword_makes_a_runbook_load(root: Path) -> None:

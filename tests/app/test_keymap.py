@@ -18,8 +18,11 @@ import samantha_tui.ui
 from samantha_tui.settings import Settings, load_settings
 from samantha_tui.ui import keys
 from samantha_tui.ui.app import SamanthaApp
+from samantha_tui.ui.screens.bootstrap import BootstrapScreen
+from samantha_tui.ui.screens.export import ExportScreen
 from samantha_tui.ui.screens.help import HelpScreen
 from samantha_tui.ui.screens.reader import ReaderScreen
+from samantha_tui.ui.screens.trash import TrashScreen
 
 from ..conftest import TODAY
 from ..pilot import settle
@@ -131,7 +134,11 @@ async def test_a_remapped_key_shows_in_help_and_the_footer_and_works(demo_root: 
     app = SamanthaApp(demo_root, lambda: TODAY, settings=settings)
     async with app.run_test(size=(160, 40)) as pilot:
         await settle(pilot)
-        assert not [n for n in app._notifications if n.title == "Settings"]
+        # Only that x, Critical's now, was Export's on the bootstrap preview (see below).
+        assert [n.message for n in app._notifications if n.title == "Settings"] == [
+            "config.toml: on the bootstrap preview, x is Critical (memory.toggle_critical), so "
+            "Export (bootstrap.export) has no key there: give it one under [keys]"
+        ]
         # The main list: the app's key and the list's own.
         assert footer_keys(app)["Critical"] == "x"
         first = app.table.selected_key
@@ -181,3 +188,117 @@ async def test_a_remapped_key_shows_in_help_and_the_footer_and_works(demo_root: 
         await pilot.press("z")
         await pilot.pause()
         assert app.screen is reader
+
+
+# --- the bootstrap preview, where the app's keys act too ------------------------------------------
+
+LOADER = ".ai/short-term-memory/.ai/2026-04-22_gateway_config_loader.md"
+
+
+def settings_notices(app: SamanthaApp) -> list[str]:
+    return [n.message for n in app._notifications if n.title == "Settings"]
+
+
+async def open_bootstrap(pilot) -> BootstrapScreen:
+    await settle(pilot)
+    await pilot.press("b")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, BootstrapScreen)
+    assert screen.table.select_key(LOADER)
+    await settle(pilot)
+    return screen
+
+
+def critical(root: Path) -> bool:
+    return b"\ncritical: true\n" in (root / LOADER).read_bytes()
+
+
+async def test_critical_moved_to_x_moves_on_the_bootstrap_preview_too(demo_root: Path) -> None:
+    settings = Settings(path=Path("config.toml"), watch=False, keys={"memory.toggle_critical": "x"})
+    app = SamanthaApp(demo_root, lambda: TODAY, settings=settings)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await open_bootstrap(pilot)
+        # The clash is said once, when the settings are read: x is Critical, Export lost it.
+        assert settings_notices(app) == [
+            "config.toml: on the bootstrap preview, x is Critical (memory.toggle_critical), so "
+            "Export (bootstrap.export) has no key there: give it one under [keys]"
+        ]
+        assert footer_keys(app)["Critical"] == "x" and "Export" not in footer_keys(app)
+        # c no longer marks critical there, as it no longer does on the list.
+        await pilot.press("c")
+        await settle(pilot)
+        assert not critical(demo_root) and not app.curator.can_undo
+        # x marks it, and does not export as well.
+        await pilot.press("x")
+        await settle(pilot)
+        assert critical(demo_root)
+        assert app.screen is screen, "no export dialog"
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        meanings = {meaning: shown for shown, meaning in app.screen.listed}
+        assert meanings["Mark or unmark the selected memory as read every session"] == "x"
+        assert meanings["Write the plan to a file (Markdown or JSON)"] == "no key"
+
+
+async def test_an_app_key_moved_onto_a_bootstrap_key_does_what_the_keymap_says(
+    demo_root: Path,
+) -> None:
+    settings = Settings(path=Path("config.toml"), watch=False, keys={"view.trash": "x"})
+    app = SamanthaApp(demo_root, lambda: TODAY, settings=settings)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await open_bootstrap(pilot)
+        assert settings_notices(app) == [
+            "config.toml: on the bootstrap preview, x is Trash (view.trash), so "
+            "Export (bootstrap.export) has no key there: give it one under [keys]"
+        ]
+        await pilot.press("x")
+        await settle(pilot)
+        assert isinstance(app.screen, TrashScreen), "x opens the trash, as the keymap says"
+
+
+async def test_a_key_given_to_another_action_on_the_list_stops_marking_critical(
+    demo_root: Path,
+) -> None:
+    settings = Settings(
+        path=Path("config.toml"),
+        watch=False,
+        keys={"memory.edit": "c", "bootstrap.export": "e"},
+    )
+    app = SamanthaApp(demo_root, lambda: TODAY, settings=settings)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await open_bootstrap(pilot)
+        assert settings_notices(app) == [
+            "config.toml: on the bootstrap preview, c is Edit fields on the list (memory.edit),"
+            " so Critical (bootstrap.toggle_critical) has no key there: give it one under [keys]"
+        ]
+        await pilot.press("c")
+        await settle(pilot)
+        assert not critical(demo_root) and not app.curator.can_undo
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportScreen), "the screen's own remap works"
+
+
+def test_the_screen_s_named_key_wins_over_the_app_s_and_the_clash_is_said() -> None:
+    found = keys.screen_keys(BootstrapScreen, {"bootstrap.export": "u"})
+    assert found.keys["bootstrap.export"] == ("u",)
+    assert found.clashes == (keys.Clash("u", "memory.undo", "bootstrap.export"),)
+    (line,) = keys.clash_lines(BootstrapScreen, found, {"bootstrap.export": "u"})
+    assert (
+        line == "u is Export (bootstrap.export), so Undo (memory.undo) has no key there: "
+        "give it one under [keys]"
+    )
+
+
+def test_no_keymap_leaves_the_bootstrap_keys_as_written() -> None:
+    found = keys.screen_keys(BootstrapScreen, {})
+    assert found.clashes == ()
+    assert found.keys == {
+        "bootstrap.close": ("escape",),
+        "bootstrap.toggle_critical": ("c",),
+        "bootstrap.raise_importance": ("plus", "equals_sign"),
+        "bootstrap.lower_importance": ("minus",),
+        "bootstrap.export": ("x",),
+    }

@@ -15,8 +15,8 @@ import pytest
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
-from textual.widgets import Select
-from textual.widgets._select import SelectOverlay
+from textual.widgets import Select, Static
+from textual.widgets._select import SelectCurrent, SelectOverlay
 
 import samantha_tui.ui
 from samantha_tui.ui.widgets.safe_select import SafeSelect
@@ -157,6 +157,23 @@ async def test_safe_select_takes_a_value_type() -> None:
     app = Harness(SafeSelect[str])
     async with app.run_test():
         assert isinstance(app.select, SafeSelect)
+
+
+async def test_the_prompt_is_drawn_as_written() -> None:
+    """A prompt may name user text (the bootstrap picker names a project): never markup."""
+    app = Harness(SafeSelect)
+    async with app.run_test() as pilot:
+        label = app.select.query_one(SelectCurrent).query_one("#label", Static)
+        assert str(label.render()) == "none"
+        app.select.prompt = "[bold]x[/bold] [/]"
+        await pilot.pause()
+        assert str(label.render()) == "[bold]x[/bold] [/]"
+        app.select.value = "low"
+        await pilot.pause()
+        assert str(label.render()) == "low"
+        app.select.clear()
+        await pilot.pause()
+        assert str(label.render()) == "[bold]x[/bold] [/]"
 
 
 # --- every Select of the app ---------------------------------------------------------------------

@@ -35,6 +35,20 @@ def test_the_bootstrap_preview(snap_compare, reindexed_demo: Path) -> None:
     assert snap_compare(app, terminal_size=(120, 34), run_before=open_it)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+def test_the_bootstrap_preview_shares_its_width(
+    snap_compare, reindexed_demo: Path, size: tuple[int, int]
+) -> None:
+    """80x24: the side panel under the list, Why kept; 200x60: Why as wide as its notes."""
+    app = SamanthaApp(reindexed_demo, lambda: TODAY)
+
+    async def open_it(pilot) -> None:
+        await open_screen(pilot)
+        await pilot.pause(0.05)
+
+    assert snap_compare(app, terminal_size=size, run_before=open_it)
+
+
 def test_the_review_promoting_with_a_mark(snap_compare, reindexed_demo: Path) -> None:
     app = SamanthaApp(reindexed_demo, lambda: TODAY)
 

@@ -21,6 +21,7 @@ from textual.timer import Timer
 from textual.widgets import Input, Label, Select, Static
 
 from ...core.basics.model import Tree
+from ...core.basics.visible import visible
 from ...core.views.bootstrap import (
     BootstrapPlan,
     NearMiss,
@@ -35,12 +36,11 @@ from ...core.views.bootstrap import (
 from ...core.views.bootstrap_markdown import DISAGREES, render
 from ...core.views.naming import names_of
 from ...core.writing.atomic import StoreError, digest_of
+from .. import keys
 from ..bootstrap_rows import (
     DISAGREEMENT_HELP,
     DISAGREEMENT_TITLE,
-    NARROW_COLUMNS,
     WIDE_COLUMNS,
-    WIDE_LIST,
     BudgetLine,
     Disagreement,
     Entry,
@@ -52,8 +52,10 @@ from ..bootstrap_rows import (
     entry_key,
     entry_row,
     index_entry_text,
+    plan_columns,
     split_signals,
     why_text,
+    why_wanted,
 )
 from ..visible_text import shown, visible_text
 from ..widgets.fitted_footer import FittedFooter
@@ -67,6 +69,14 @@ from .live_screen import LiveScreen
 
 DEBOUNCE = 0.15
 """Seconds of quiet typing before the plan is asked for again."""
+
+NO_PROJECT = "none chosen"
+"""The project picker with no choice made, where the plan takes no project by itself."""
+AUTOMATIC = "automatic"
+"""The picker's blank choice while a project is chosen and the tree changed since the plan
+last took one by itself."""
+REPO_EXAMPLE = "owner/name"
+"""The Repo field's placeholder: the shape of a repo signal, naming no one's repo."""
 
 
 # --- messages ------------------------------------------------------------------------------------
@@ -138,13 +148,14 @@ class BootstrapScreen(LiveScreen):
         self._entries: list[Entry] = []
         self._near_tokens: dict[str, int] = {}
         self._projects: list[str] = []
+        self._why_wanted = 0
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="bootstrap-signals"):
             yield Label("Project", classes="bootstrap-label")
-            yield SafeSelect[str]([], prompt="none chosen", compact=True, id="bootstrap-project")
+            yield SafeSelect[str]([], prompt=NO_PROJECT, compact=True, id="bootstrap-project")
             for name, hint in (
-                ("repo", "tidewater/infra"),
+                ("repo", REPO_EXAMPLE),
                 ("paths", "e.g. a/b.py, tests/"),
                 ("keywords", "comma-separated"),
             ):
@@ -167,6 +178,11 @@ class BootstrapScreen(LiveScreen):
         return self.app.settings.bootstrap_budget
 
     def on_mount(self) -> None:
+        # The keymap's word over any default here, Critical and importance moving with the
+        # list's keys (keys.screen_keys); the app said any clash when it read the settings.
+        found = keys.screen_keys(type(self), self.app.settings.keys)
+        keys.rebind(self, found.keys)
+        self.refresh_bindings()
         self.table.empty_message = "Working out the plan…"
         self._update_projects()
         self.table.focus()
@@ -196,6 +212,19 @@ class BootstrapScreen(LiveScreen):
             select.set_options([(shown(name), name) for name in names])
             if chosen in names:
                 select.value = chosen
+
+    def _show_project(self, result: BootstrapPlan) -> None:
+        """With no project chosen, the picker names the one the plan took by itself (its
+        prompt, which is also what the list's blank choice reads)."""
+        select = self.query_one("#bootstrap-project", Select)
+        if select.value != Select.NULL:
+            return  # the plan's project is the one chosen, which the picker shows
+        if result.project is not None:
+            prompt = visible(f"{result.project} (auto)")
+        else:
+            prompt = NO_PROJECT if self._projects else "no active project"
+        if select.prompt != prompt:
+            select.prompt = prompt
 
     @on(Input.Changed)
     def _typed(self) -> None:
@@ -257,6 +286,7 @@ class BootstrapScreen(LiveScreen):
     def show_plan(self, result: BootstrapPlan) -> None:
         """Show a plan: the bar, then every row, the selection kept on the same memory."""
         self.result = result
+        self._show_project(result)
         budget = self.budget
         self.query_one("#bootstrap-budget", Static).update(visible_text(budget_bar(result, budget)))
         memories = self.app.curator
@@ -266,11 +296,18 @@ class BootstrapScreen(LiveScreen):
             if (memory := memories.get(m.path)) is not None
         }
         self._entries = entries(result, budget, self._near_tokens)
+        self._why_wanted = why_wanted(self._entries, result.project)
         self._fill_table()
 
     def _fill_table(self, select: str | None = None) -> None:
         table = self.table
-        wide = table.size.width >= WIDE_LIST or not table.size.width
+        # The width inside the scrollbar the rows will bring: it is not there yet the first time.
+        region = table.content_region
+        overflows = len(self._entries) + 1 > region.height
+        width = region.width - len(table.MARK)
+        width -= table.styles.scrollbar_size_vertical if overflows else 0
+        columns = plan_columns(width, self._why_wanted) if table.size.width else WIDE_COLUMNS
+        wide = len(columns) == len(WIDE_COLUMNS)
         keys = [entry_key(entry, i) for i, entry in enumerate(self._entries)]
         budget, near, result = self.budget, self._near_tokens, self.result
         assert result is not None
@@ -282,7 +319,7 @@ class BootstrapScreen(LiveScreen):
         before = select or table.selected_key
         if before is None or before not in set(keys):
             before = next((k for k in keys if not k.startswith("#")), None)
-        table.set_rows(rows, WIDE_COLUMNS if wide else NARROW_COLUMNS, select=before)
+        table.set_rows(rows, columns, select=before)
         self.call_later(self._show_selected)
 
     def _named(self) -> Named:
@@ -297,11 +334,17 @@ class BootstrapScreen(LiveScreen):
 
         return named
 
-    def on_resize(self) -> None:
+    @on(MemoryTable.Resized, "#bootstrap-plan")
+    def _refit(self) -> None:
+        # The columns share the list's width: Why grows with it (bootstrap_rows.plan_columns).
         if self._entries:
             self._fill_table()
 
     def tree_changed(self, changed: tuple[str, ...]) -> None:
+        select = self.query_one("#bootstrap-project", Select)
+        if select.value != Select.NULL:
+            # Which project the plan would take by itself is known again once it is asked.
+            select.prompt = AUTOMATIC
         self._update_projects()
         self.ask()
 

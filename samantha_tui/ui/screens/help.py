@@ -123,16 +123,25 @@ def screen_page(screen: Screen[object], fallback: HelpPage) -> HelpPage:
         )
         group = everywhere if active.node is app else own
         group.setdefault((id(active.node), binding.action, meaning), []).append(key)
+    # A key of the screen's that the keymap took for something else: listed, with no key.
+    keyless = [
+        (NO_KEY, meanings.get(found.id) or found.binding.description)
+        for found in keys.bound(screen)
+        if not found.keys and found.binding.description
+    ]
     return HelpPage(
         title=f"Keys · {title}",
         purpose=getattr(screen, "HELP_PURPOSE", ""),
         sections=[
-            (title, _rows(own)),
+            (title, [*_rows(own), *keyless]),
             ("Everywhere", _rows(everywhere)),
         ],
         notes=tuple(getattr(screen, "HELP_NOTES", ())),
     )
 
+
+NO_KEY = "no key"
+"""Shown for a screen's action whose keys the keymap gave to others (set one in [keys])."""
 
 TEXTUAL_KEPT: Mapping[str, str] = {
     "app.focus_next": "Next pane or field",

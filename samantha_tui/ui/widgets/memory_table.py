@@ -85,6 +85,14 @@ def lay_out(columns: Sequence[Column], width: int) -> list[Placed]:
     return [Placed(c, at, room if c.width is None else c.width) for at, c in chosen]
 
 
+def _spanned(placed: list[Placed], span: int) -> list[Placed]:
+    """The columns of a row that is one cell from column `span` on: that column, as wide as
+    it and every column after it (with the spaces between them)."""
+    rest = placed[span:]
+    width = sum(p.width for p in rest) + len(rest) - 1
+    return [*placed[:span], Placed(rest[0].column, rest[0].cell, width)]
+
+
 _NO_CELL = Text()
 
 
@@ -127,6 +135,9 @@ class TableRow:
     key: str
     """What selecting the row means (a memory's path); stable across refreshes."""
     cells: tuple[Text, ...]
+    span: int | None = None
+    """From this column on (as drawn), the row is one cell across the rest of the line: the
+    cell of that column, cut only at the line's end (a note under a row, its other cells empty)."""
 
 
 MADE_ROWS_KEPT = 256
@@ -238,6 +249,19 @@ class MemoryTable(ScrollView, can_focus=True):
             super().__init__()
             self.table = table
             self.column = column
+
+        @property
+        def control(self) -> MemoryTable:
+            return self.table
+
+    class Resized(Message):
+        """The table's size changed: a list whose columns depend on its width (the bootstrap
+        preview's) lays them out again. Posted once the new size is known, which a screen's own
+        resize comes before when a breakpoint rearranges its panes."""
+
+        def __init__(self, table: MemoryTable) -> None:
+            super().__init__()
+            self.table = table
 
         @property
         def control(self) -> MemoryTable:
@@ -484,6 +508,7 @@ class MemoryTable(ScrollView, can_focus=True):
 
     def on_resize(self) -> None:
         self.virtual_size = Size(self.scrollable_content_region.width, len(self.rows) + 1)
+        self.post_message(self.Resized(self))
 
     # --- painting --------------------------------------------------------------------------------
 
@@ -570,7 +595,10 @@ class MemoryTable(ScrollView, can_focus=True):
             name = "memory-table--cursor" if self.has_focus else "memory-table--cursor-blurred"
             over.append(self.get_component_rich_style(name))
         gutter = self.MARK if key in self._marks else " "
-        return self._row_strip(self.rows[index].cells, width, base, placed, gutter, over)
+        row = self.rows[index]
+        if row.span is not None and row.span < len(placed):
+            placed = _spanned(placed, row.span)
+        return self._row_strip(row.cells, width, base, placed, gutter, over)
 
     def _row_strip(
         self,

@@ -7,18 +7,29 @@ Textual 8.2.8's Select has two ways to end the app from a key (key mashing found
   bootstrap screen offers the active projects anew whenever the tree changes) is looked up by
   its position in the new options: IndexError, or silently the wrong value when the new list
   is as long.
+
+It also draws its prompt as written, where Textual's reads it as markup: a prompt may name user
+text (the bootstrap preview's picker names the project its plan took by itself).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.console import RenderableType
 from textual import on
 from textual._widget_navigation import Direction
 from textual.app import ComposeResult
-from textual.widgets import Select
+from textual.content import Content
+from textual.widgets import Select, Static
 from textual.widgets._option_list import Option, OptionList
-from textual.widgets._select import SelectCurrent, SelectOverlay, SelectType
+from textual.widgets._select import (
+    NonSelectableStatic,
+    NoSelection,
+    SelectCurrent,
+    SelectOverlay,
+    SelectType,
+)
 
 
 @dataclass
@@ -42,12 +53,28 @@ class _SafeOverlay(SelectOverlay):
         self.post_message(_Chosen(event.option_index, event.option))
 
 
+class _PlainCurrent(SelectCurrent):
+    """The chosen option, or the prompt as plain text (Textual's draws the prompt as markup)."""
+
+    def compose(self) -> ComposeResult:
+        yield NonSelectableStatic(Content(self.placeholder), id="label")
+        yield NonSelectableStatic("▼", classes="arrow down-arrow")
+        yield NonSelectableStatic("▲", classes="arrow up-arrow")
+
+    def update(self, label: RenderableType | NoSelection) -> None:
+        # Textual's, with the prompt as Content: its own hands the prompt's string to Static.
+        self.label = label
+        self.has_value = not isinstance(label, NoSelection)
+        shown = Content(self.placeholder) if isinstance(label, NoSelection) else label
+        self.query_one("#label", Static).update(shown)
+
+
 class SafeSelect(Select[SelectType]):
     """A Select whose list ignores page keys until laid out, and ignores a choice that is no
     longer among its options (the list stays as it is, showing what is offered now)."""
 
     def compose(self) -> ComposeResult:
-        yield SelectCurrent(self.prompt)
+        yield _PlainCurrent(self.prompt)
         yield _SafeOverlay(type_to_search=self._type_to_search).data_bind(compact=Select.compact)
 
     @on(SelectOverlay.UpdateSelection)
