@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING
 
 from textual import events
 from textual.timer import Timer
+from textual.widgets import Input
 
-from .widgets.search_bar import SearchBar, SearchInput
+from .widgets.search_bar import SearchBar
 
 if TYPE_CHECKING:
     from .host import Host
@@ -30,6 +31,10 @@ else:
 
 FOCUS_MOVES = frozenset({"search", "clear_search", "escape_list", "focus_list", "submit"})
 """Actions whose key the keys after it must wait for: each moves focus when it runs."""
+
+FIELD_MOVES = frozenset({"focus_next", "focus_previous"})
+"""Tab and shift+tab, bound on every screen: on any of them the keys after wait for the move
+(`abc`, Tab, `def` typed at once into a form's Title put all six letters there)."""
 
 HOLD_LIMIT = 5.0
 """Seconds after which held keys are replayed anyway: a key stopped or dropped on its way back to
@@ -76,18 +81,21 @@ class KeyBurst(Host):
         if active is None or not active.enabled or active.binding.priority:
             # A priority binding runs before the key is forwarded: nothing overtakes it.
             return False
+        action = active.binding.action.split("(", 1)[0].rsplit(".", 1)[-1]
+        if action in FIELD_MOVES:
+            # Tab in a form: the letters after it belong in the next field, not this one.
+            return True
         own = (self, self.screen_stack[0])  # the app's keys, bound on it or its main screen
-        if active.node not in own and not isinstance(active.node, (SearchBar, SearchInput)):
+        if isinstance(active.node, Input):
+            # A box's own editing keys (backspace, delete, End, the arrows) act only once back
+            # at the app, while a letter is inserted the moment it arrives: the letters after
+            # `backspace` would be typed before it deletes (`/rety`, 4 backspaces, `gatway`
+            # left `ga`), in the search box as in any form's field.
+            return True
+        if active.node not in own and not isinstance(active.node, SearchBar):
             # Only the app's own keys and the search box's release what they hold; Enter in
             # another screen's field moves nothing the keys after it could overtake.
             return False
-        if isinstance(active.node, SearchInput):
-            # The box's own editing keys (backspace, delete, the arrows) act only once back at
-            # the app, while a letter is inserted the moment it arrives: the letters after
-            # `backspace` would be typed before it deletes (`/rety`, 4 backspaces, `gatway`
-            # left `ga`).
-            return True
-        action = active.binding.action.split("(", 1)[0].rsplit(".", 1)[-1]
         return action in FOCUS_MOVES
 
     def _start_holding(self, event: events.Key) -> None:

@@ -30,7 +30,11 @@ MAX_SHOWN = 3
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`")
 _NUMBER = re.compile(r"\d+")
-_NAMED = re.compile(r"\S+\.(?:md|json)\b")
+_NAMED = re.compile(r"[^\s:]+\.(?:md|json|toml)\b|[^\s:]*/[^\s:]*")
+"""A file named in a notice: a memory, an index, the settings file, any path."""
+_LEADING_NAME = re.compile(r"^(?:…\s*:\s*)+")
+"""The file a notice begins by naming (`~/.config/…/config.toml: unknown key`): what it says
+of the file is its kind."""
 
 
 def kind_of(message: str, title: str = "") -> str:
@@ -38,7 +42,7 @@ def kind_of(message: str, title: str = "") -> str:
     notices under one title that say different things (two settings errors) are two kinds:
     each is shown and kept in the log, not counted as a repeat of the other."""
     first = message.splitlines()[0] if message else ""
-    shape = _NAMED.sub("…", _QUOTED.sub("…", first))
+    shape = _LEADING_NAME.sub("", _NAMED.sub("…", _QUOTED.sub("…", first)))
     shape = _NUMBER.sub("#", shape).split(":", 1)[0].strip()
     return f"{title}\n{shape}" if title else shape
 

@@ -185,3 +185,33 @@ async def test_backspaces_then_letters_in_one_burst_edit_the_box_in_order(
         assert app.search_bar.input.value == "gatwey"
         assert app.focused is app.search_bar.input
         assert len(app.screen_stack) == 1, f"a screen opened: {app.screen!r}"
+
+
+async def test_tab_in_a_burst_sends_the_letters_after_it_to_the_next_field(
+    demo_root: Path,
+) -> None:
+    """`abc`, Tab, `def` typed at once into a new memory's form, then edits: as if typed
+    slowly (the letters after Tab went into the field Tab left, and after backspace were
+    typed before it deleted)."""
+    from samantha_tui.ui.screens.memory_form import MemoryForm
+
+    app = SamanthaApp(demo_root, lambda: TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, MemoryForm)
+        first = app.focused
+        assert isinstance(first, Input)
+        # Back with shift+tab, End (a field taken by Tab has its text selected), then more.
+        await mash(pilot, [*"abc", "tab", *"def", "shift+tab", "end", *"gh"])
+        await settle(pilot)
+        second = form.focus_chain[form.focus_chain.index(first) + 1]
+        assert isinstance(second, Input), second
+        assert first.value == "abcgh"
+        assert second.value == "def"
+        # A field's own editing keys act before the letters after them, as in the search box.
+        await mash(pilot, ["backspace", "backspace", "left", "backspace", *"xy", "end", "z"])
+        await settle(pilot)
+        assert first.value == "axycz"

@@ -23,6 +23,13 @@ def test_kind_of_leaves_out_numbers_and_names() -> None:
         "no action has the id y", "Settings"
     )
     assert notices.kind_of("Saved", "Settings") != notices.kind_of("Saved", "Trash")
+    # Two settings errors, each naming the settings file first: what they say sets them apart.
+    assert notices.kind_of("/home/a/config.toml: unknown key 'x'", "Settings") != notices.kind_of(
+        "/home/a/config.toml: on the bootstrap preview, x is Critical", "Settings"
+    )
+    assert notices.kind_of("~/cfg/config.toml: unknown key 'x'", "Settings") == notices.kind_of(
+        "/other/config.toml: unknown key 'y'", "Settings"
+    )
     assert notices.kind_of("Reading the tree again") != notices.kind_of("Still reading the tree")
 
 
