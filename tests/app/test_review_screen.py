@@ -111,9 +111,9 @@ async def test_the_confirmation_says_the_impact_in_words(root: Path) -> None:
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen)
-        assert dialog._title == "Apply 15 reviewed candidates?"
+        assert dialog._title == "Apply 15 reviewed changes?"
         assert dialog._lines == [
-            "Move 13 memories to the trash: 0 critical, referenced 2 times in total.",
+            "Prune 13 memories to the trash: 0 critical, referenced 2 times in total.",
             "Promote 2 to long-term memory.",
             "",
             "Their index entries are patched afterwards; u undoes the whole batch.",
@@ -294,7 +294,7 @@ def test_describe_counts_each_kind_of_change(tree) -> None:
     every = {p.name: [c.path for c in p.candidates] for p in proposals}
     plan = impact.combine(proposals, every)
     assert impact.describe(plan, store.tree) == [
-        "Move 2 memories to the trash: 0 critical, referenced 3 times in total.",
+        "Prune 2 memories to the trash: 0 critical, referenced 3 times in total.",
         "Promote 1 to long-term memory.",
         "Raise 1 to high importance; mark 1 critical.",
     ]
@@ -323,7 +323,7 @@ def test_describe_says_one_in_the_singular_and_counts_critical(tree) -> None:
     picked = lifecycle.Proposal("prune", (lifecycle.Candidate(path, "Rule", "why", (operation,)),))
     plan = impact.combine([picked], {"prune": [path]})
     assert impact.describe(plan, store.tree) == [
-        "Move 1 memory to the trash: 1 critical, referenced 0 times in total."
+        "Prune 1 memory to the trash: 1 critical, referenced 0 times in total."
     ]
     assert impact.describe(impact.combine([picked], {}), store.tree) == []
 

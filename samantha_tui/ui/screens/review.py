@@ -806,11 +806,15 @@ class ReviewScreen(LiveScreen):
                 timeout=4,
             )
             return
-        plan = impact.combine(self.review.proposals.values(), picked)
-        lines = impact.describe(plan, self.review.tree)
+        proposals = self.review.proposals.values()
+        plan = impact.combine(proposals, picked)
+        folded = impact.folded(proposals, picked)
+        lines = impact.describe(plan, self.review.tree, folded)
         lines += ["", "Their index entries are patched afterwards; u undoes the whole batch."]
-        total = sum(map(len, picked.values()))
-        title = f"Apply {total} reviewed candidate{'s' * (total != 1)}?"
+        # What the batch does, not how many rows were marked: a memory marked to prune and to
+        # promote is promoted, once.
+        total = sum(impact.counts(plan.parts).values())
+        title = f"Apply {total} reviewed change{'s' * (total != 1)}?"
         danger = any(op.action == "trash" for op in plan.operations)
 
         def confirmed(yes: bool | None) -> None:
