@@ -148,6 +148,44 @@ async def test_one_batch_of_several_sections_is_one_undo(
     assert {k: v for k, v in after.items() if k.parts[1] != ".trash"} == before
 
 
+async def test_a_prune_pick_that_is_promoted_is_said_so_and_counted_once(root: Path) -> None:
+    """Marked to prune and to promote, a memory is promoted: the dialog says so, its title and
+    the notice after it count what is done (13 pruned, 1 promoted), not the 15 rows marked."""
+    store = Store(root, lambda: TODAY)
+    store.scan()
+    both = next(
+        c.path
+        for c in lifecycle.promote(store.tree, TODAY).candidates
+        if c.reason == "referenced 5 times" and not store.get(c.path).critical
+    )
+    text = (root / both).read_text()
+    (root / both).write_text(text.replace("importance: high", "importance: low"))
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_review(pilot)
+        assert both in screen.table().rows.keys, "now a prune candidate too"
+        await pilot.press("a")  # every prune candidate, the promoted one with them
+        await show(pilot, screen, "promote")
+        assert screen.table().select_key(both)
+        await pilot.press("space", "enter")
+        assert await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        title = store.get(both).title
+        assert dialog._title == "Apply 14 reviewed changes?"
+        assert dialog._lines[:3] == [
+            "Prune 13 memories to the trash: 0 critical, referenced 2 times in total.",
+            "Promote 1 to long-term memory.",
+            f"1 picked to prune is promoted instead (its copy made first): {title}.",
+        ]
+        await pilot.press("y")
+        await settle(pilot)
+        said = [n.message for n in app._notifications]
+        assert "review: promote 1, prune 13 · index updated" in said
+    assert len(trashed(root)) == 14, "13 pruned, and the promoted one's short-term file"
+    assert list((root / LT).glob(f"{TODAY.isoformat()}_*.md"))
+
+
 async def test_applying_a_pending_update_writes_the_index_entry_and_trashes_the_file(
     root: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
