@@ -413,3 +413,48 @@ async def test_keys_typed_at_once_after_a_section_change_act_on_the_section_it_w
         assert marked[went_to.key], f"nothing marked in {went_to.label}: {marked}"
         assert all(not keys for key, keys in marked.items() if key != went_to.key), marked
         assert screen.section is went_to
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36), (200, 60)])
+async def test_digit_keys_go_to_the_sections_as_the_list_tabs_do(
+    root: Path, size: tuple[int, int]
+) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=size) as pilot:
+        screen = await open_review(pilot)
+        tabs = screen.query_one("#review-tabs", Tabs)
+        for key, section in zip("1234567890", lifecycle_sections, strict=True):
+            await pilot.press(key)
+            await settle(pilot)
+            assert (screen.section, tabs.active) == (section, section.tab_id), key
+            assert app.screen is screen, f"{key} opened nothing"
+        await pilot.press("6")  # Possible conflicts: 1 and 2 go to sections there too
+        await pilot.press("2")
+        await settle(pilot)
+        assert app.screen is screen and screen.section.rule == "promote"
+        await pilot.press("6", "f1")
+        await settle(pilot)
+        listed = dict(app.screen.listed)
+        assert listed["1"] == "Go to the Prune section"
+        assert listed["0"] == "Go to the Health section"
+        assert listed[">"] == "Conflicts: keep 2 (the right); 1 goes to the trash"
+
+
+async def test_every_section_tab_is_on_screen_at_80x24(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_review(pilot)
+        await pilot.press("space")  # a mark: the count moves with the marks too
+        await settle(pilot)
+        tabs = screen.query_one("#review-tabs", Tabs)
+        for section in lifecycle_sections:
+            tab = tabs.query_one(f"#{section.tab_id}")
+            assert tab.region.width and tab.region.right <= 80, f"{section.label} is cut off"
+        # No room for the counts in the tabs: the section's is on the line above its list.
+        about = screen.query_one("#review-about", Static).render()
+        assert str(about).startswith("13 candidates, 1 marked · Stale short-term memories")
+        dimmed = [
+            s for s in lifecycle_sections if tabs.query_one(f"#{s.tab_id}").has_class("-empty")
+        ]
+        assert dimmed == [s for s in lifecycle_sections if not screen.table(s).rows.keys]
+        assert any(s.key == "complete" for s in dimmed), "the empty sections are dimmed"
