@@ -321,3 +321,25 @@ def test_the_notice_of_a_batch_counts_the_steps_that_ran(picks: Store) -> None:
     outcome = Curator(picks).apply(plan)
     assert outcome.message.startswith("review: promote 1, prune 2 · skipped 1 changed since")
     assert changed.exists()
+
+
+def test_a_promotion_of_a_memory_the_batch_merges_away_is_left_out_and_said(picks: Store) -> None:
+    from samantha_tui.core.views import merging
+
+    keep, drop = picks.get(PLAIN[0]), picks.get(BOTH)
+    assert keep is not None and drop is not None
+    alike = lifecycle.Proposal(
+        merging.MERGE,
+        (lifecycle.Candidate(BOTH, "Both", "alike", merging.merge_plan(keep, drop).operations),),
+    )
+    proposals = [*lifecycle.review(picks.tree, TODAY), alike]
+    picked = {merging.MERGE: [BOTH], "promote": [BOTH]}
+    plan = impact.combine(proposals, picked)
+    assert [(op.action, op.path) for op in plan.operations] == [
+        ("edit", keep.path),
+        ("trash", BOTH),
+    ]
+    assert plan.name == "review: merge 1"
+    assert impact.describe(plan, picks.tree, impact.folded(proposals, picked))[-1] == (
+        "1 picked to promote is merged into the memory it says the same as instead: Both."
+    )

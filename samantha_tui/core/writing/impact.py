@@ -78,6 +78,11 @@ def _parts(
         kept: list[Operation] = []
         planned = proposal.plan(set(picked[proposal.name]))
         for op in planned.operations:
+            if op.action == "copy" and op.path in trashed:
+                # Promoted after an earlier part trashed it (merged into its twin): the door
+                # would find it gone.
+                folded.append(Folded(proposal.name, op.path, trashed[op.path]))
+                continue
             if op.action == "trash":
                 taken = trashed.get(op.path)
                 if taken is None and proposal.name == PRUNE and op.path in escalated:
