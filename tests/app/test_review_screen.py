@@ -176,7 +176,7 @@ async def test_a_prune_pick_that_is_promoted_is_said_so_and_counted_once(root: P
         assert dialog._lines[:3] == [
             "Prune 13 memories to the trash: 0 critical, referenced 2 times in total.",
             "Promote 1 to long-term memory.",
-            f"1 picked to prune is promoted instead (its copy made first): {title}.",
+            f"1 picked to prune is promoted instead: {title}.",
         ]
         await pilot.press("y")
         await settle(pilot)

@@ -283,7 +283,7 @@ def test_a_prune_pick_the_batch_promotes_is_counted_and_said_as_a_promotion(pick
     assert impact.describe(plan, picks.tree, folded) == [
         "Prune 3 memories to the trash: 0 critical, referenced 0 times in total.",
         "Promote 1 to long-term memory.",
-        "1 picked to prune is promoted instead (its copy made first): Both.",
+        "1 picked to prune is promoted instead: Both.",
     ]
     outcome = Curator(picks).apply(plan)
     assert outcome.message == "review: promote 1, prune 3"

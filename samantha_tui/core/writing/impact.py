@@ -164,7 +164,7 @@ _PICKED_FOR = {
     PROMOTE: "to promote",
 }
 _INSTEAD = {
-    PROMOTE: "promoted instead (its copy made first)",
+    PROMOTE: "promoted instead",
     ESCALATE: "escalated instead (an escalated memory is not pruned)",
     DEDUPE: "removed as a duplicate instead",
     MERGE: "merged into the memory it says the same as instead",

@@ -208,21 +208,26 @@ def columns_for(width: int) -> tuple[Column, ...]:
     return (Column("", 1), Column("Title"), Column("Why", 34 if width >= WIDE else 22))
 
 
-def fit_section_labels(width: int, counts: Mapping[str, str]) -> tuple[dict[str, str], bool]:
-    """Each section's tab label (`counts` by tab id) in the longest words with which all ten
-    fit in `width` cells, and whether they carry their counts: full or short names with counts,
-    then narrow names without, then tiny ones."""
-    for tier in range(4):
-        counted = tier < 2
-        labels = {
-            s.tab_id: f"{s.names()[tier]} {counts.get(s.tab_id, '')}"
-            if counted
-            else s.names()[tier]
-            for s in SECTIONS
-        }
+def fit_section_labels(
+    width: int, counts: Mapping[str, tuple[int, int]]
+) -> tuple[dict[str, str], bool]:
+    """Each section's tab label in the longest words with which all ten fit in `width` cells,
+    and whether they carry their counts (`counts`: marked and all, by tab id): full or short
+    names with both counts, short names with all only, then narrow names without counts, then
+    tiny ones."""
+    # (which name, which counts: 2 marked and all, 1 all, 0 none), longest first.
+    tiers = ((0, 2), (1, 2), (1, 1), (2, 0), (3, 0))
+    for name, said in tiers:
+        labels = {}
+        for section in SECTIONS:
+            label = section.names()[name]
+            marked, total = counts.get(section.tab_id, (0, 0))
+            if said:
+                label += f" {marked}/{total}" if said == 2 and marked else f" {total}"
+            labels[section.tab_id] = label
         if sum(cell_len(label) + TAB_PADDING for label in labels.values()) <= width:
             break
-    return labels, counted
+    return labels, said > 0
 
 
 @dataclass(frozen=True)
@@ -527,8 +532,7 @@ class ReviewScreen(LiveScreen):
         counts = {}
         for section in SECTIONS:
             table = self.table(section)
-            marked = f"{len(table.marked_keys)}/" if table.marked_keys else ""
-            counts[section.tab_id] = f"{marked}{len(table.rows)}"
+            counts[section.tab_id] = (len(table.marked_keys), len(table.rows))
         labels, counted = fit_section_labels(self.size.width, counts)
         tabs = self.query_one("#review-tabs", CountedTabs)
         tabs.set_labels(labels)
