@@ -129,22 +129,22 @@ def counts(parts: Iterable[Plan]) -> dict[str, int]:
     return found
 
 
-def batch_name(parts: Iterable[Plan]) -> str:
-    """`review: promote 1, prune 3`: what a batch does, rule by rule."""
+def batch_name(parts: Iterable[Plan], none: str = "nothing to do") -> str:
+    """`review: promote 1, prune 3`: what a batch does, rule by rule (`none` when nothing)."""
     said = ", ".join(f"{rule} {n}" for rule, n in counts(parts).items())
-    return f"{REVIEW}: {said or 'nothing to do'}"
+    return f"{REVIEW}: {said or none}"
 
 
 def done_name(plan: Plan, ran: Collection[int]) -> str:
     """The name of a batch as far as it ran: counted from the steps numbered in `ran` (the
     others were skipped)."""
-    parts, index = [], 0
+    done, parts, index = set(ran), [], 0
     for part in plan.parts:
         steps = range(index, index + len(part.operations))
-        kept = tuple(op for i, op in zip(steps, part.operations, strict=True) if i in ran)
+        kept = tuple(op for i, op in zip(steps, part.operations, strict=True) if i in done)
         parts.append(dataclasses.replace(part, operations=kept))
         index += len(part.operations)
-    return batch_name(parts)
+    return batch_name(parts, none="nothing done")
 
 
 def _count(n: int, one: str, many: str) -> str:
