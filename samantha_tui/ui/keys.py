@@ -701,6 +701,8 @@ _NAMES = {
     "tab": "Tab",
     "left_square_bracket": "[",
     "right_square_bracket": "]",
+    "less_than_sign": "<",
+    "greater_than_sign": ">",
 }
 
 

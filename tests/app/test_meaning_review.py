@@ -126,7 +126,7 @@ async def test_a_possible_conflict_found_by_health_is_settled_by_keeping_one(roo
         assert "Possible conflict" in note and "Installs use pnpm" in note
         await pilot.press("space")  # marks nothing: a conflict is settled on its own
         assert screen.table().marked_keys == []
-        await pilot.press("2")
+        await pilot.press("greater_than_sign")  # > keeps 2, the right
         assert await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
         await settle(pilot)
@@ -190,7 +190,7 @@ async def test_keeping_the_newer_of_a_supersession_joins_the_olders_topics(
         assert pair.verdict == "supersession" and pair.newer == NEWER_LIMIT
         note = str(screen.query_one("#review-note").render())
         assert "The newer may supersede the older" in note and "(newer)" in note
-        newer_side = "1" if pair.first == NEWER_LIMIT else "2"
+        newer_side = "less_than_sign" if pair.first == NEWER_LIMIT else "greater_than_sign"
         await pilot.press(newer_side)
         assert await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "The older's topics and references join it." in app.screen._lines

@@ -111,9 +111,9 @@ async def test_the_confirmation_says_the_impact_in_words(root: Path) -> None:
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen)
-        assert dialog._title == "Apply 15 reviewed candidates?"
+        assert dialog._title == "Apply 15 reviewed changes?"
         assert dialog._lines == [
-            "Move 13 memories to the trash: 0 critical, referenced 2 times in total.",
+            "Prune 13 memories to the trash: 0 critical, referenced 2 times in total.",
             "Promote 2 to long-term memory.",
             "",
             "Their index entries are patched afterwards; u undoes the whole batch.",
@@ -146,6 +146,44 @@ async def test_one_batch_of_several_sections_is_one_undo(
         await settle(pilot)
     after = {p.relative_to(root): p.read_bytes() for p in root.rglob("*") if p.is_file()}
     assert {k: v for k, v in after.items() if k.parts[1] != ".trash"} == before
+
+
+async def test_a_prune_pick_that_is_promoted_is_said_so_and_counted_once(root: Path) -> None:
+    """Marked to prune and to promote, a memory is promoted: the dialog says so, its title and
+    the notice after it count what is done (13 pruned, 1 promoted), not the 15 rows marked."""
+    store = Store(root, lambda: TODAY)
+    store.scan()
+    both = next(
+        c.path
+        for c in lifecycle.promote(store.tree, TODAY).candidates
+        if c.reason == "referenced 5 times" and not store.get(c.path).critical
+    )
+    text = (root / both).read_text()
+    (root / both).write_text(text.replace("importance: high", "importance: low"))
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_review(pilot)
+        assert both in screen.table().rows.keys, "now a prune candidate too"
+        await pilot.press("a")  # every prune candidate, the promoted one with them
+        await show(pilot, screen, "promote")
+        assert screen.table().select_key(both)
+        await pilot.press("space", "enter")
+        assert await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        title = store.get(both).title
+        assert dialog._title == "Apply 14 reviewed changes?"
+        assert dialog._lines[:3] == [
+            "Prune 13 memories to the trash: 0 critical, referenced 2 times in total.",
+            "Promote 1 to long-term memory.",
+            f"1 picked to prune is promoted instead: {title}.",
+        ]
+        await pilot.press("y")
+        await settle(pilot)
+        said = [n.message for n in app._notifications]
+        assert "review: promote 1, prune 13 · index updated" in said
+    assert len(trashed(root)) == 14, "13 pruned, and the promoted one's short-term file"
+    assert list((root / LT).glob(f"{TODAY.isoformat()}_*.md"))
 
 
 async def test_applying_a_pending_update_writes_the_index_entry_and_trashes_the_file(
@@ -294,7 +332,7 @@ def test_describe_counts_each_kind_of_change(tree) -> None:
     every = {p.name: [c.path for c in p.candidates] for p in proposals}
     plan = impact.combine(proposals, every)
     assert impact.describe(plan, store.tree) == [
-        "Move 2 memories to the trash: 0 critical, referenced 3 times in total.",
+        "Prune 2 memories to the trash: 0 critical, referenced 3 times in total.",
         "Promote 1 to long-term memory.",
         "Raise 1 to high importance; mark 1 critical.",
     ]
@@ -323,7 +361,7 @@ def test_describe_says_one_in_the_singular_and_counts_critical(tree) -> None:
     picked = lifecycle.Proposal("prune", (lifecycle.Candidate(path, "Rule", "why", (operation,)),))
     plan = impact.combine([picked], {"prune": [path]})
     assert impact.describe(plan, store.tree) == [
-        "Move 1 memory to the trash: 1 critical, referenced 0 times in total."
+        "Prune 1 memory to the trash: 1 critical, referenced 0 times in total."
     ]
     assert impact.describe(impact.combine([picked], {}), store.tree) == []
 
@@ -375,3 +413,48 @@ async def test_keys_typed_at_once_after_a_section_change_act_on_the_section_it_w
         assert marked[went_to.key], f"nothing marked in {went_to.label}: {marked}"
         assert all(not keys for key, keys in marked.items() if key != went_to.key), marked
         assert screen.section is went_to
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36), (200, 60)])
+async def test_digit_keys_go_to_the_sections_as_the_list_tabs_do(
+    root: Path, size: tuple[int, int]
+) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=size) as pilot:
+        screen = await open_review(pilot)
+        tabs = screen.query_one("#review-tabs", Tabs)
+        for key, section in zip("1234567890", lifecycle_sections, strict=True):
+            await pilot.press(key)
+            await settle(pilot)
+            assert (screen.section, tabs.active) == (section, section.tab_id), key
+            assert app.screen is screen, f"{key} opened nothing"
+        await pilot.press("6")  # Possible conflicts: 1 and 2 go to sections there too
+        await pilot.press("2")
+        await settle(pilot)
+        assert app.screen is screen and screen.section.rule == "promote"
+        await pilot.press("6", "f1")
+        await settle(pilot)
+        listed = dict(app.screen.listed)
+        assert listed["1"] == "Go to the Prune section"
+        assert listed["0"] == "Go to the Health section"
+        assert listed[">"] == "Conflicts: keep 2 (the right); 1 goes to the trash"
+
+
+async def test_every_section_tab_is_on_screen_at_80x24(root: Path) -> None:
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_review(pilot)
+        await pilot.press("space")  # a mark: the count moves with the marks too
+        await settle(pilot)
+        tabs = screen.query_one("#review-tabs", Tabs)
+        for section in lifecycle_sections:
+            tab = tabs.query_one(f"#{section.tab_id}")
+            assert tab.region.width and tab.region.right <= 80, f"{section.label} is cut off"
+        # No room for the counts in the tabs: the section's is on the line above its list.
+        about = screen.query_one("#review-about", Static).render()
+        assert str(about).startswith("13 candidates, 1 marked · Stale short-term memories")
+        dimmed = [
+            s for s in lifecycle_sections if tabs.query_one(f"#{s.tab_id}").has_class("-empty")
+        ]
+        assert dimmed == [s for s in lifecycle_sections if not screen.table(s).rows.keys]
+        assert any(s.key == "complete" for s in dimmed), "the empty sections are dimmed"

@@ -7,8 +7,10 @@ import pytest
 from textual.widgets import Tabs
 
 from samantha_tui.ui.app import SamanthaApp
+from samantha_tui.ui.screens.batch_confirm import BatchConfirmScreen
 from samantha_tui.ui.screens.review import ReviewScreen
 
+from ..pilot import until
 from .test_snapshots import demo_app, settle  # noqa: F401  (demo_app is a fixture)
 
 SIZES = [(80, 24), (120, 36), (240, 70)]
@@ -48,3 +50,35 @@ def test_conflict_dialog(snap_compare, demo_app: SamanthaApp, size: tuple[int, i
         await settle(pilot)
 
     assert snap_compare(demo_app, terminal_size=size, run_before=conflict)
+
+
+@pytest.mark.parametrize("size", DIALOG_SIZES, ids=size_id)
+def test_batch_dialog_with_a_long_batch(
+    snap_compare,
+    demo_app: SamanthaApp,  # noqa: F811
+    size: tuple[int, int],
+) -> None:
+    """Every prune, promotion and escalation: the plan scrolls, the buttons stay in view."""
+
+    async def long_batch(pilot) -> None:
+        await settle(pilot)
+        pilot.app.push_screen(ReviewScreen())
+        await settle(pilot)
+        await pilot.press("a", "right", "a", "right", "a", "enter")
+        assert await until(pilot, lambda: isinstance(pilot.app.screen, BatchConfirmScreen))
+        await settle(pilot)
+
+    assert snap_compare(demo_app, terminal_size=size, run_before=long_batch)
+
+
+def test_review_tabs_at_80x24(snap_compare, demo_app: SamanthaApp) -> None:  # noqa: F811
+    """All ten sections in view, their counts on the line above the list."""
+
+    async def review(pilot) -> None:
+        await settle(pilot)
+        pilot.app.push_screen(ReviewScreen())
+        await settle(pilot)
+        await pilot.press("space")
+        await settle(pilot)
+
+    assert snap_compare(demo_app, terminal_size=(80, 24), run_before=review)

@@ -246,3 +246,100 @@ def test_a_journal_written_before_plans_carried_a_rule_still_finishes_and_rolls_
         assert ("critical: true" in text) == (mode == FINISH)
         if mode == ROLLBACK:
             assert text == before
+
+
+# --- a batch says what it does, per kind, and the notice what it did ----------------------------
+
+BOTH = f"{ST}/2026-01-02_both.md"
+"""Low importance, old and referenced 5 times: a prune candidate and a promotion candidate."""
+RAISED = f"{ST}/2026-01-03_raised.md"
+"""Low importance, old and referenced 3 times: a prune candidate and an escalation candidate."""
+PLAIN = [f"{ST}/2026-01-0{n}_plain_{n}.md" for n in (4, 5, 6)]
+
+
+@pytest.fixture
+def picks(tree) -> Store:
+    files = {
+        BOTH: note("Both", date="2026-01-02", topics="[a]", importance="low", reference_count="5"),
+        RAISED: note(
+            "Raised", date="2026-01-03", topics="[b]", importance="low", reference_count="3"
+        ),
+    }
+    for n, path in enumerate(PLAIN):
+        files[path] = note(
+            f"Plain {n}", date=f"2026-01-0{n + 4}", topics=f"[p{n}]", importance="low"
+        )
+    return tree(files)
+
+
+def test_a_prune_pick_the_batch_promotes_is_counted_and_said_as_a_promotion(picks: Store) -> None:
+    proposals = lifecycle.review(picks.tree, TODAY)
+    picked = {"prune": [BOTH, *PLAIN], "promote": [BOTH]}
+    plan = impact.combine(proposals, picked)
+    assert plan.name == "review: promote 1, prune 3", "four prune picks, three pruned"
+    assert impact.counts(plan.parts) == {"promote": 1, "prune": 3}
+    folded = impact.folded(proposals, picked)
+    assert folded == [impact.Folded("prune", BOTH, "promote")]
+    assert impact.describe(plan, picks.tree, folded) == [
+        "Prune 3 memories to the trash: 0 critical, referenced 0 times in total.",
+        "Promote 1 to long-term memory.",
+        "1 picked to prune is promoted instead: Both.",
+    ]
+    outcome = Curator(picks).apply(plan)
+    assert outcome.message == "review: promote 1, prune 3"
+    assert not outcome.skipped
+    assert (picks.root / LT / f"{TODAY.isoformat()}_both.md").exists()
+    assert not any((picks.root / path).exists() for path in (BOTH, *PLAIN))
+
+
+def test_a_prune_pick_the_batch_escalates_is_not_pruned_and_says_so(picks: Store) -> None:
+    proposals = lifecycle.review(picks.tree, TODAY)
+    picked = {"prune": [RAISED, PLAIN[0]], "escalate": [RAISED]}
+    plan = impact.combine(proposals, picked)
+    # The door would refuse it (an escalated memory no longer meets the prune rule): the batch
+    # does not plan it, and says why.
+    assert [(op.action, op.path) for op in plan.operations] == [
+        ("edit", RAISED),
+        ("trash", PLAIN[0]),
+    ]
+    assert plan.name == "review: escalate 1, prune 1"
+    folded = impact.folded(proposals, picked)
+    assert impact.describe(plan, picks.tree, folded)[-1] == (
+        "1 picked to prune is escalated instead (an escalated memory is not pruned): Raised."
+    )
+    outcome = Curator(picks).apply(plan)
+    assert (outcome.message, outcome.skipped) == ("review: escalate 1, prune 1", ())
+    assert (picks.root / RAISED).exists()
+
+
+def test_the_notice_of_a_batch_counts_the_steps_that_ran(picks: Store) -> None:
+    proposals = lifecycle.review(picks.tree, TODAY)
+    plan = impact.combine(proposals, {"prune": PLAIN, "promote": [BOTH]})
+    assert plan.name == "review: promote 1, prune 3"
+    changed = picks.root / PLAIN[1]
+    changed.write_text(changed.read_text() + "\nA line added after the plan.\n")
+    outcome = Curator(picks).apply(plan)
+    assert outcome.message.startswith("review: promote 1, prune 2 · skipped 1 changed since")
+    assert changed.exists()
+
+
+def test_a_promotion_of_a_memory_the_batch_merges_away_is_left_out_and_said(picks: Store) -> None:
+    from samantha_tui.core.views import merging
+
+    keep, drop = picks.get(PLAIN[0]), picks.get(BOTH)
+    assert keep is not None and drop is not None
+    alike = lifecycle.Proposal(
+        merging.MERGE,
+        (lifecycle.Candidate(BOTH, "Both", "alike", merging.merge_plan(keep, drop).operations),),
+    )
+    proposals = [*lifecycle.review(picks.tree, TODAY), alike]
+    picked = {merging.MERGE: [BOTH], "promote": [BOTH]}
+    plan = impact.combine(proposals, picked)
+    assert [(op.action, op.path) for op in plan.operations] == [
+        ("edit", keep.path),
+        ("trash", BOTH),
+    ]
+    assert plan.name == "review: merge 1"
+    assert impact.describe(plan, picks.tree, impact.folded(proposals, picked))[-1] == (
+        "1 picked to promote is merged into the memory it says the same as instead: Both."
+    )

@@ -63,7 +63,7 @@ def test_prune_names_the_session_in_its_reason_and_its_confirmation(tmp_path: Pa
     assert reasons[X].endswith(f"; comes back on merge of session {SID}")
     assert "comes back" not in reasons[f"{ST}/2026-11-29_y.md"]
     lines = impact.describe(impact.combine([prune], {"prune": [X]}), tree)
-    assert lines[0].startswith("Move 1 memory to the trash")
+    assert lines[0].startswith("Prune 1 memory to the trash")
     assert lines[1] == WANTED + "."
     assert "subconscious merge` first" in lines[2]
 

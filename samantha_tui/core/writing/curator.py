@@ -243,7 +243,13 @@ class Curator:
             # Another program's change is taken in, so the list shows the file as it is now.
             taken = self.absorb(s.path for s in applied.skipped)
             changed = tuple(sorted({*outcome.changed, *taken.changed}))
-            message = f"{outcome.message} · {skipped_notice(applied.skipped)}"
+            done = outcome.message
+            if plan.parts:
+                # A batch is named for what it does: said again for what it did.
+                from .impact import done_name
+
+                done = outcome.message.replace(plan.name, done_name(plan, applied.steps_ran))
+            message = f"{done} · {skipped_notice(applied.skipped)}"
             return dataclasses.replace(
                 outcome, message=message, changed=changed, skipped=applied.skipped
             )

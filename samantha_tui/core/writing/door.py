@@ -100,6 +100,8 @@ class Applied:
     refused (the steps themselves all landed)."""
     finished_first: str | None = None
     """An interrupted change this one finished before it began (see leftover.py), in words."""
+    steps_ran: tuple[int, ...] = ()
+    """The numbers of the plan's operations that ran (the others were skipped)."""
 
     @property
     def ran(self) -> int:
@@ -199,6 +201,7 @@ def apply(
         tuple(updates),
         index_error,
         finished_first,
+        tuple(ran),
     )
 
 

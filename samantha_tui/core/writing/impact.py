@@ -29,50 +29,183 @@ REVIEW = "review"
 # status.md edit (its folder's move).
 _SAID_WITH_ANOTHER = frozenset({(PROMOTE, "trash"), (APPLY_UPDATES, "trash"), (COMPLETE, "edit")})
 
+# The step of each rule that is its candidate's change: one per candidate, so counting them
+# counts what a batch does (a merge counts by its trash: the pair is merged once the other went).
+_HEADLINE = {
+    PRUNE: "trash",
+    PROMOTE: "copy",
+    ESCALATE: "edit",
+    DEDUPE: "trash",
+    MERGE: "trash",
+    COMPLETE: "move",
+    APPLY_UPDATES: "project-fields",
+}
+
+# The order a batch is said in: the review's sections.
+_SAID_ORDER = (PRUNE, PROMOTE, ESCALATE, DEDUPE, MERGE, COMPLETE, APPLY_UPDATES)
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A pick that a batch does not do as its rule says, because another part of the batch
+    takes its file first: pruned and promoted, the memory is promoted (its copy made, then the
+    short-term file trashed once); pruned and escalated, it is escalated (the door never prunes
+    what the batch raised to high importance or marked critical)."""
+
+    rule: str
+    """The rule it was picked for."""
+    path: str
+    by: str
+    """The rule whose step takes the file instead."""
+
+
+def _ordered(
+    proposals: Iterable[Proposal], picked: Mapping[str, Collection[str]]
+) -> list[Proposal]:
+    chosen = [p for p in proposals if picked.get(p.name)]
+    chosen.sort(key=lambda p: RUN_ORDER.index(p.name) if p.name in RUN_ORDER else len(RUN_ORDER))
+    return chosen
+
+
+def _parts(
+    proposals: Iterable[Proposal], picked: Mapping[str, Collection[str]]
+) -> tuple[list[Plan], list[Folded]]:
+    parts: list[Plan] = []
+    folded: list[Folded] = []
+    trashed: dict[str, str] = {}
+    escalated: set[str] = set()
+    for proposal in _ordered(proposals, picked):
+        kept: list[Operation] = []
+        planned = proposal.plan(set(picked[proposal.name]))
+        for op in planned.operations:
+            if op.action == "copy" and op.path in trashed:
+                # Promoted after an earlier part trashed it (merged into its twin): the door
+                # would find it gone.
+                folded.append(Folded(proposal.name, op.path, trashed[op.path]))
+                continue
+            if op.action == "trash":
+                taken = trashed.get(op.path)
+                if taken is None and proposal.name == PRUNE and op.path in escalated:
+                    taken = ESCALATE
+                if taken is not None:
+                    if (proposal.name, op.action) not in _SAID_WITH_ANOTHER:
+                        folded.append(Folded(proposal.name, op.path, taken))
+                    continue
+                trashed[op.path] = proposal.name
+            if proposal.name == ESCALATE and op.action == "edit":
+                escalated.add(op.path)
+            kept.append(op)
+        parts.append(dataclasses.replace(planned, operations=tuple(kept)))
+    return parts, folded
+
 
 def combine(proposals: Iterable[Proposal], picked: Mapping[str, Collection[str]]) -> Plan:
     """One plan of the picked candidates (paths by proposal name), applied and undone as a unit:
     a batch whose parts are the rules' plans, in the order they run.
 
-    A file two rules would trash (pruned and promoted, say) is trashed once, by the first.
+    A file two rules would trash (pruned and promoted, say) is trashed once, by the first; a
+    memory the batch escalates is not pruned by it (the door would refuse it). `folded` says
+    which picks those are. The plan is named for what it does, rule by rule.
     """
-    chosen = [p for p in proposals if picked.get(p.name)]
-    chosen.sort(key=lambda p: RUN_ORDER.index(p.name) if p.name in RUN_ORDER else len(RUN_ORDER))
-    parts: list[Plan] = []
-    trashed: set[str] = set()
-    counts: list[str] = []
-    for proposal in chosen:
-        wanted = set(picked[proposal.name])
-        counts.append(f"{proposal.name} {sum(c.path in wanted for c in proposal.candidates)}")
-        kept: list[Operation] = []
-        planned = proposal.plan(wanted)
-        for op in planned.operations:
-            if op.action == "trash":
-                if op.path in trashed:
-                    continue
-                trashed.add(op.path)
-            kept.append(op)
-        parts.append(dataclasses.replace(planned, operations=tuple(kept)))
+    parts, _ = _parts(proposals, picked)
     operations = tuple(op for part in parts for op in part.operations)
-    return Plan(f"review: {', '.join(counts)}", operations, rule=REVIEW, parts=tuple(parts))
+    return Plan(batch_name(parts), operations, rule=REVIEW, parts=tuple(parts))
+
+
+def folded(proposals: Iterable[Proposal], picked: Mapping[str, Collection[str]]) -> list[Folded]:
+    """The picks that `combine` leaves to another part of the batch, in the order they run."""
+    return _parts(proposals, picked)[1]
+
+
+def counts(parts: Iterable[Plan]) -> dict[str, int]:
+    """How many candidates each rule of a batch acts on (rules with none left out), in the
+    order they run."""
+    found: dict[str, int] = {}
+    for part in parts:
+        headline = _HEADLINE.get(part.rule)
+        n = sum(op.action == headline for op in part.operations)
+        if n:
+            found[part.rule] = found.get(part.rule, 0) + n
+    return found
+
+
+def batch_name(parts: Iterable[Plan], none: str = "nothing to do") -> str:
+    """`review: promote 1, prune 3`: what a batch does, rule by rule (`none` when nothing)."""
+    said = ", ".join(f"{rule} {n}" for rule, n in counts(parts).items())
+    return f"{REVIEW}: {said or none}"
+
+
+def done_name(plan: Plan, ran: Collection[int]) -> str:
+    """The name of a batch as far as it ran: counted from the steps numbered in `ran` (the
+    others were skipped)."""
+    done, parts, index = set(ran), [], 0
+    for part in plan.parts:
+        steps = range(index, index + len(part.operations))
+        kept = tuple(op for i, op in zip(steps, part.operations, strict=True) if i in done)
+        parts.append(dataclasses.replace(part, operations=kept))
+        index += len(part.operations)
+    return batch_name(parts, none="nothing done")
 
 
 def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def describe(plan: Plan, tree: Tree) -> list[str]:
-    """The plan's impact in words, one line per kind of change, from the rule that planned each
-    operation and the records of the files they touch."""
+def _trash_summary(gone: list[Memory]) -> str:
+    critical = sum(m.critical for m in gone)
+    refs = sum(m.reference_count for m in gone)
+    return f"{critical} critical, referenced {_count(refs, 'time', 'times')} in total"
+
+
+_PICKED_FOR = {
+    PRUNE: "to prune",
+    DEDUPE: "as a duplicate",
+    MERGE: "to merge",
+    PROMOTE: "to promote",
+}
+_INSTEAD = {
+    PROMOTE: "promoted instead",
+    ESCALATE: "escalated instead (an escalated memory is not pruned)",
+    DEDUPE: "removed as a duplicate instead",
+    MERGE: "merged into the memory it says the same as instead",
+    PRUNE: "pruned instead",
+}
+_NAMED = 3
+"""Files named in a line about folded picks; the rest are counted."""
+
+
+def _folded_lines(found: Iterable[Folded], tree: Tree) -> list[str]:
+    titles = {m.path: m.title for m in tree.memories}
+    groups: dict[tuple[str, str], list[str]] = {}
+    for fold in found:
+        groups.setdefault((fold.rule, fold.by), []).append(titles.get(fold.path, fold.path))
+    lines = []
+    for (rule, by), names in groups.items():
+        more = f" and {len(names) - _NAMED} more" if len(names) > _NAMED else ""
+        picked = f"{len(names)} picked {_PICKED_FOR.get(rule, 'for ' + rule)}"
+        verb = "is" if len(names) == 1 else "are"
+        instead = _INSTEAD.get(by, f"taken by {by} instead")
+        lines.append(f"{picked} {verb} {instead}: {', '.join(names[:_NAMED])}{more}.")
+    return lines
+
+
+def describe(plan: Plan, tree: Tree, folded: Iterable[Folded] = ()) -> list[str]:
+    """The plan's impact in words, one line per kind of change in the review's order, from the
+    rule that planned each operation and the records of the files they touch; then the picks
+    another part of the batch takes (`folded`)."""
     memories = {m.path: m for m in tree.memories}
-    trashed: list[Memory] = []
+    trashed: dict[str, list[Memory]] = {}
     completed: set[str] = set()
     promoted = raised = marked = applied = merged = other = 0
     for rule, op in plan.by_rule():
         if (rule, op.action) in _SAID_WITH_ANOTHER:
             continue
-        if op.action == "trash" and op.path in memories:
-            trashed.append(memories[op.path])
+        if rule == MERGE and op.action == "trash":
+            merged += 1
+        elif op.action == "trash" and op.path in memories:
+            trashed.setdefault(rule if rule in (PRUNE, DEDUPE) else "", []).append(
+                memories[op.path]
+            )
         elif rule == PROMOTE and op.action == "copy":
             promoted += 1
         elif rule == ESCALATE and op.action == "edit":
@@ -83,24 +216,16 @@ def describe(plan: Plan, tree: Tree) -> list[str]:
         elif rule == APPLY_UPDATES and op.action == "project-fields":
             applied += 1
         elif rule == MERGE and op.action == "edit":
-            merged += 1
+            continue  # said with its trash: a pair is merged once the other goes
         else:
             other += 1
-    lines = []
-    if trashed:
-        critical = sum(m.critical for m in trashed)
-        refs = sum(m.reference_count for m in trashed)
-        lines.append(
-            f"Move {_count(len(trashed), 'memory', 'memories')} to the trash: "
-            f"{critical} critical, referenced {_count(refs, 'time', 'times')} in total."
-        )
-    if merged:
-        lines.append(
-            f"Merge {_count(merged, 'pair', 'pairs')}: the memory kept takes the other's topics "
-            "and references (and the higher importance)."
-        )
+    said: dict[str, str] = {}
+    if PRUNE in trashed:
+        gone = trashed[PRUNE]
+        memories_ = _count(len(gone), "memory", "memories")
+        said[PRUNE] = f"Prune {memories_} to the trash: {_trash_summary(gone)}."
     if promoted:
-        lines.append(f"Promote {promoted} to long-term memory.")
+        said[PROMOTE] = f"Promote {promoted} to long-term memory."
     escalations = []
     if raised:
         escalations.append(f"raise {raised} to high importance")
@@ -108,19 +233,35 @@ def describe(plan: Plan, tree: Tree) -> list[str]:
         escalations.append(f"mark {marked} critical")
     if escalations:
         text = "; ".join(escalations)
-        lines.append(text[0].upper() + text[1:] + ".")
+        said[ESCALATE] = text[0].upper() + text[1:] + "."
+    if DEDUPE in trashed:
+        gone = trashed[DEDUPE]
+        copies = _count(len(gone), "duplicate", "duplicates")
+        said[DEDUPE] = f"Move {copies} to the trash: {_trash_summary(gone)}."
+    if merged:
+        said[MERGE] = (
+            f"Merge {_count(merged, 'pair', 'pairs')}: the memory kept takes the other's topics "
+            "and references (and the higher importance); the other goes to the trash."
+        )
     if completed:
         n = len(completed)
         where = "its folder moves" if n == 1 else "their folders move"
-        lines.append(f"Complete {_count(n, 'task', 'tasks')} ({where} to work experience).")
+        said[COMPLETE] = f"Complete {_count(n, 'task', 'tasks')} ({where} to work experience)."
     if applied:
         update = _count(applied, "pending project update", "pending project updates")
-        lines.append(f"Apply {update} to the current-tasks index.")
+        said[APPLY_UPDATES] = f"Apply {update} to the current-tasks index."
+    lines = [said[rule] for rule in _SAID_ORDER if rule in said]
+    if "" in trashed:
+        gone = trashed[""]
+        lines.append(
+            f"Move {_count(len(gone), 'memory', 'memories')} to the trash: {_trash_summary(gone)}."
+        )
     if other:
         lines.append(f"And {_count(other, 'other file operation', 'other file operations')}.")
-    gone = [op.path for op in plan.operations if op.action == "trash" and op.path in memories]
+    lines.extend(_folded_lines(folded, tree))
+    gone_paths = [op.path for op in plan.operations if op.action == "trash" and op.path in memories]
     lines.extend(also_goes_lines(plan, tree))
-    return lines + subconscious.warnings(tree, gone)
+    return lines + subconscious.warnings(tree, gone_paths)
 
 
 def goes_with(paths: Iterable[str], tree: Tree) -> list[str]:

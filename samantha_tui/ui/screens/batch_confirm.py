@@ -13,6 +13,8 @@ from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Static
 
@@ -71,8 +73,18 @@ def summary(change: BootstrapChange) -> str:
     return f"Bootstrap: {change.tokens_before:,} → {_tokens(change.tokens_after)} ({said})"
 
 
+def _changes_what_loads(row: FileChange) -> bool:
+    """Whether the row says a change: a file that loads in the same tier after the batch (a
+    critical memory promoted, loaded from its new path) changes nothing the assistant reads."""
+    return row.gone or row.before is not row.after
+
+
+def _moves(change: BootstrapChange) -> list[FileChange]:
+    return [r for r in change.moves if _changes_what_loads(r)]
+
+
 def _rows(change: BootstrapChange) -> list[FileChange]:
-    return [*change.stops, *change.moves, *change.starts]
+    return [*change.stops, *_moves(change), *change.starts]
 
 
 def _before_cell(row: FileChange) -> str:
@@ -92,6 +104,7 @@ def _critical_lines(change: BootstrapChange) -> list[str]:
     return [
         f"★ {c.title}: {tier_word(c.before)} → {tier_word(c.after, c.gone)}"
         for c in change.critical
+        if _changes_what_loads(c)
     ]
 
 
@@ -128,7 +141,7 @@ def render_change(change: BootstrapChange, wide: bool) -> RenderableType:
         moves = [
             f"→ {r.title}: {tier_word(r.before)} → {tier_word(r.after)}"
             + (" (new path)" if r.was else "")
-            for r in change.moves
+            for r in _moves(change)
         ]
         for title, items in (("Stop loading", stops), ("Start loading", starts), ("Move", moves)):
             if items:
@@ -139,7 +152,17 @@ def render_change(change: BootstrapChange, wide: bool) -> RenderableType:
 
 
 class BatchConfirmScreen(ConfirmScreen):
-    """ConfirmScreen for a reviewed batch, with its bootstrap change below its lines."""
+    """ConfirmScreen for a reviewed batch, with its bootstrap change below its lines; the two
+    scroll together between the title and the buttons, which stay on screen."""
+
+    BINDINGS = [
+        Binding(
+            "pagedown", "scroll_body('page_down')", "Scroll down", show=False, id="batch.page_down"
+        ),
+        Binding("pageup", "scroll_body('page_up')", "Scroll up", show=False, id="batch.page_up"),
+        Binding("down", "scroll_body('down')", "Scroll down", show=False, id="batch.down"),
+        Binding("up", "scroll_body('up')", "Scroll up", show=False, id="batch.up"),
+    ]
 
     def __init__(
         self,
@@ -186,6 +209,11 @@ class BatchConfirmScreen(ConfirmScreen):
             self._said(message.error)
             return
         self._draw()
+
+    def action_scroll_body(self, how: str) -> None:
+        """The plan and its bootstrap change scroll while the focus stays on the buttons."""
+        for body in self.query(".dialog-lines").results(VerticalScroll):
+            getattr(body, f"scroll_{how}")(animate=False)
 
     def on_resize(self) -> None:
         if not self._waiting:

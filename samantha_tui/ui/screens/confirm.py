@@ -49,10 +49,13 @@ class ConfirmScreen(DismissOnce, ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Static(shown(self._title, style="bold"), classes="dialog-title")
-            if self._lines:
+            more = list(self.compose_more())
+            if self._lines or more:
+                # One scrolling part: whatever it holds, the buttons below stay in reach.
                 with VerticalScroll(classes="dialog-lines"):
-                    yield Static(shown("\n".join(self._lines), multi_line=True))
-            yield from self.compose_more()
+                    if self._lines:
+                        yield Static(shown("\n".join(self._lines), multi_line=True))
+                    yield from more
             with Horizontal(classes="dialog-buttons"):
                 yield Button(Text(self._cancel_label), id="cancel")
                 yield Button(
@@ -62,7 +65,7 @@ class ConfirmScreen(DismissOnce, ModalScreen[bool]):
                 )
 
     def compose_more(self) -> ComposeResult:
-        """What a kind of confirmation shows between its lines and its buttons (none here)."""
+        """What a kind of confirmation shows after its lines, scrolled with them (none here)."""
         yield from ()
 
     def on_mount(self) -> None:

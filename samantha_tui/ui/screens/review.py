@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import on
@@ -40,6 +41,7 @@ from ...core.writing.impact import FieldChange
 from ..diff_view import ONE_OR_TWO, side_by_side
 from ..health import meaning_pairs, report_of
 from ..rows import marker
+from ..tabs import TAB_PADDING
 from ..visible_text import shown, visible_renderable, visible_text
 from ..widgets.counted_tabs import CountedTab, CountedTabs
 from ..widgets.fitted_footer import FittedFooter
@@ -63,15 +65,21 @@ CONFLICTS = review_health.CONFLICTS
 related pairs), each on its own (1, 2, e, E, d)."""
 READ_ONLY = frozenset({SESSIONS, HEALTH, CONFLICTS})
 HINTS = {
-    CONFLICTS: "Nothing here joins the batch: 1 or 2 keeps one of the pair, d dismisses it.",
+    CONFLICTS: "Nothing here joins the batch: < or > keeps one of the pair, d dismisses it.",
     HEALTH: "f goes to the fix of the finding; nothing here joins the batch.",
 }
 """The line under a section's table while nothing is marked, where it is not the usual one."""
 HEALTH_TABLE = f"review-table-{HEALTH}"
 WIDE = 110
 """From this terminal width the reasons get more room."""
-LONG_LABELS = 170
-"""From this terminal width the ten tabs carry their long labels ("Possible conflicts")."""
+EMPTY_TAB_CLASS = "-empty"
+"""A section with nothing in it, while the tabs carry no counts (dimmed)."""
+COUNTED = {
+    HEALTH: ("finding", "findings"),
+    CONFLICTS: ("pair", "pairs"),
+    SESSIONS: ("file", "files"),
+}
+"""What a section's rows are, said with their count; candidates elsewhere."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +91,15 @@ class Section:
     short: str
     about: str
     empty: str
+    narrow: str = ""
+    """The label when the tabs have no room for counts (the short one when empty)."""
+    tiny: str = ""
+    """The label when even the narrow ones do not fit (the narrow one when empty)."""
+
+    def names(self) -> tuple[str, str, str, str]:
+        """Its labels, longest first: full, short (both with a count), narrow, tiny."""
+        narrow = self.narrow or self.short
+        return (self.label, self.short, narrow, self.tiny or narrow)
 
     @property
     def tab_id(self) -> str:
@@ -109,6 +126,7 @@ SECTIONS = (
         "Promote",
         "Lasting short-term memories; copied to long-term, dated today.",
         "Nothing to promote: no short-term memory is referenced 5+ times or foundational.",
+        tiny="Promo",
     ),
     Section(
         "escalate",
@@ -117,6 +135,7 @@ SECTIONS = (
         "Escalate",
         "Often referenced: raised to high; 10+ references marked critical.",
         "Nothing to escalate: no memory referenced 3+ times is below high importance.",
+        narrow="Raise",
     ),
     Section(
         "dedupe",
@@ -140,8 +159,9 @@ SECTIONS = (
         "Possible conflicts",
         "Conflicts",
         "Alike in meaning and not the same: ≠ opposed, » the newer may supersede, ≈ related, to "
-        "read side by side. 1 or 2 keeps that one, d dismisses the pair.",
+        "read side by side. < keeps 1, > keeps 2, d dismisses the pair.",
         "No possible conflicts: no two alike memories say opposite or different things.",
+        tiny="Pairs",
     ),
     Section(
         "complete",
@@ -158,6 +178,7 @@ SECTIONS = (
         "Updates",
         "Proposed project status; written to the current-tasks index.",
         "No pending project updates.",
+        tiny="Upd",
     ),
     Section(
         SESSIONS,
@@ -178,9 +199,35 @@ SECTIONS = (
 )
 
 
+SECTION_KEYS = "1234567890"
+"""The key of each section, in order, as the main list numbers its tabs."""
+
+
 def columns_for(width: int) -> tuple[Column, ...]:
     """The candidate columns; the reason gets more room on a wide terminal."""
     return (Column("", 1), Column("Title"), Column("Why", 34 if width >= WIDE else 22))
+
+
+def fit_section_labels(
+    width: int, counts: Mapping[str, tuple[int, int]]
+) -> tuple[dict[str, str], bool]:
+    """Each section's tab label in the longest words with which all ten fit in `width` cells,
+    and whether they carry their counts (`counts`: marked and all, by tab id): full or short
+    names with both counts, short names with all only, then narrow names without counts, then
+    tiny ones."""
+    # (which name, which counts: 2 marked and all, 1 all, 0 none), longest first.
+    tiers = ((0, 2), (1, 2), (1, 1), (2, 0), (3, 0))
+    for name, said in tiers:
+        labels = {}
+        for section in SECTIONS:
+            label = section.names()[name]
+            marked, total = counts.get(section.tab_id, (0, 0))
+            if said:
+                label += f" {marked}/{total}" if said == 2 and marked else f" {total}"
+            labels[section.tab_id] = label
+        if sum(cell_len(label) + TAB_PADDING for label in labels.values()) <= width:
+            break
+    return labels, said > 0
 
 
 @dataclass(frozen=True)
@@ -259,6 +306,10 @@ class ReviewScreen(LiveScreen):
         "review.fix": "Health: go to the fix of the finding (its section, form or screen)",
         "review.first_stands": "Conflicts: keep 1 (the left); 2 goes to the trash",
         "review.second_stands": "Conflicts: keep 2 (the right); 1 goes to the trash",
+        **{
+            f"review.tab.{section.key}": f"Go to the {section.label} section"
+            for section in SECTIONS
+        },
         "review.dismiss": "Alike or conflicts: not so; dismiss the pair (remembered)",
         "review.edit_first": "Conflicts: edit the fields of 1 (the left)",
         "review.edit_second": "Conflicts: edit the fields of 2 (the right)",
@@ -271,11 +322,22 @@ class ReviewScreen(LiveScreen):
         Binding("right,l", "next_section", "Next section", show=False, id="review.next"),
         Binding("left,h", "previous_section", "Previous section", show=False, id="review.previous"),
         Binding("f", "fix", "Go to the fix", id="review.fix"),
-        Binding("1", "stands(0)", "Keep left", id="review.first_stands"),
-        Binding("2", "stands(1)", "Keep right", id="review.second_stands"),
+        Binding("less_than_sign", "stands(0)", "Keep left", id="review.first_stands"),
+        Binding("greater_than_sign", "stands(1)", "Keep right", id="review.second_stands"),
         Binding("e", "edit_side(0)", "Edit 1", show=False, id="review.edit_first"),
         Binding("E", "edit_side(1)", "Edit 2", show=False, id="review.edit_second"),
         Binding("d", "dismiss_pair", "Dismiss", id="review.dismiss"),
+        # The sections by number, as the main list's tabs: 1 to 9, then 0 for the tenth.
+        *(
+            Binding(
+                SECTION_KEYS[number],
+                f"show_section_number({number})",
+                section.label,
+                show=False,
+                id=f"review.tab.{section.key}",
+            )
+            for number, section in enumerate(SECTIONS)
+        ),
     ]
 
     def __init__(self, section: str | None = None) -> None:
@@ -283,6 +345,8 @@ class ReviewScreen(LiveScreen):
         super().__init__()
         self.review: Review | None = None
         self.section = next((s for s in SECTIONS if s.rule == section), SECTIONS[0])
+        self._counted = True
+        """Whether the tabs carry the counts (else the line above the list says the section's)."""
 
     @property
     def _app(self) -> Host:
@@ -461,19 +525,37 @@ class ReviewScreen(LiveScreen):
     # --- showing ---------------------------------------------------------------------------------
 
     def _label_tabs(self) -> None:
-        narrow = self.size.width < LONG_LABELS
-        labels = {}
+        """Each tab's label with its count (marked/all while marks are made), in the longest
+        words with which all ten fit; where even the short ones with counts do not (80
+        columns), the counts move to the line above the list and the empty sections are
+        dimmed."""
+        counts = {}
         for section in SECTIONS:
-            name = section.short if narrow else section.label
             table = self.table(section)
-            count = f"{len(table.marked_keys)}/{len(table.rows)}" if table.marked_keys else ""
-            labels[section.tab_id] = f"{name} {count or len(table.rows)}"
-        self.query_one("#review-tabs", CountedTabs).set_labels(labels)
+            counts[section.tab_id] = (len(table.marked_keys), len(table.rows))
+        labels, counted = fit_section_labels(self.size.width, counts)
+        tabs = self.query_one("#review-tabs", CountedTabs)
+        tabs.set_labels(labels)
+        for section in SECTIONS:
+            empty = not counted and self.review is not None and not len(self.table(section).rows)
+            tabs.query_one(f"#{section.tab_id}").set_class(empty, EMPTY_TAB_CLASS)
+        if counted != self._counted:
+            self._counted = counted
+            self._show_about()
 
     def _show_about(self) -> None:
         about = Text(self.section.about)
         if self.section.rule == HEALTH:
             about = review_health.summary(self.review.health if self.review else None)
+        elif not self._counted and self.review is not None:
+            # The tabs have no room for counts: the section's is said here.
+            table = self.table()
+            one, many = COUNTED.get(self.section.rule, ("candidate", "candidates"))
+            n = len(table.rows)
+            said = f"{n} {one if n == 1 else many}"
+            if table.marked_keys:
+                said += f", {len(table.marked_keys)} marked"
+            about = Text.assemble((said, "bold"), " · ", about)
         self.query_one("#review-about", Static).update(about)
 
     def _show_batch(self) -> None:
@@ -663,6 +745,7 @@ class ReviewScreen(LiveScreen):
     @on(MemoryTable.MarksChanged)
     def _marks_changed(self) -> None:
         self._label_tabs()
+        self._show_about()
         self._show_batch()
 
     def action_close(self) -> None:
@@ -781,6 +864,10 @@ class ReviewScreen(LiveScreen):
             return
         self.table().toggle_all()
 
+    def action_show_section_number(self, number: int) -> None:
+        """The section of key `number` + 1 (0 for the tenth), as the main list's tabs."""
+        self.show_section(SECTIONS[number].rule)
+
     def action_next_section(self) -> None:
         self._step_section(1)
 
@@ -806,11 +893,15 @@ class ReviewScreen(LiveScreen):
                 timeout=4,
             )
             return
-        plan = impact.combine(self.review.proposals.values(), picked)
-        lines = impact.describe(plan, self.review.tree)
+        proposals = self.review.proposals.values()
+        plan = impact.combine(proposals, picked)
+        folded = impact.folded(proposals, picked)
+        lines = impact.describe(plan, self.review.tree, folded)
         lines += ["", "Their index entries are patched afterwards; u undoes the whole batch."]
-        total = sum(map(len, picked.values()))
-        title = f"Apply {total} reviewed candidate{'s' * (total != 1)}?"
+        # What the batch does, not how many rows were marked: a memory marked to prune and to
+        # promote is promoted, once.
+        total = sum(impact.counts(plan.parts).values())
+        title = f"Apply {total} reviewed change{'s' * (total != 1)}?"
         danger = any(op.action == "trash" for op in plan.operations)
 
         def confirmed(yes: bool | None) -> None:
@@ -883,7 +974,7 @@ def _conflict_note(pair: SimilarPair, first: Memory, second: Memory, names: Name
         text.append("\n\n" + label, style="bold")
         text.append_text(shown("; ".join(pair.cues)))
     text.append(
-        "\n\n1 or 2 keeps that one (the other goes to the trash), e or E edits one, ", style="dim"
+        "\n\n< keeps 1, > keeps 2 (the other goes to the trash), e or E edits one, ", style="dim"
     )
     if pair.verdict == SUPERSESSION:
         text.append(
