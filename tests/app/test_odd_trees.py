@@ -47,3 +47,33 @@ async def test_the_app_reports_a_broken_index_and_rewrites_it_only_on_r(broken: 
         await settle(pilot)
         assert json.loads((broken / ST / "index.json").read_text())["total_memories"] == 1
         assert app.is_running
+
+
+# --- warnings and no errors ----------------------------------------------------------------------
+
+
+async def test_the_status_line_says_nothing_of_problems_when_none_is_an_error(
+    tmp_path: Path,
+) -> None:
+    """The Problems tab counts the warnings; the status line counts only errors, and with none
+    it says nothing rather than "0 problems" beside a tab that lists some."""
+    from ..conftest import make_tree
+    from ..pilot import reindexed
+
+    # A type the format does not name: a warning, not an error.
+    text = "---\ndate: 2026-06-01\ntopics: [ci]\ntype: weird\n---\n\n# Odd type\n\nA note.\n"
+    root = reindexed(make_tree(tmp_path / "cerebrum", {f"{ST}/2026-06-01_a.md": text}))
+    app = SamanthaApp(root, lambda: TODAY)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert app.memory_tree is not None and app.memory_tree.all_problems
+        said = str(app.status_line.content)
+        assert "problem" not in said, said
+
+    broken = reindexed(
+        make_tree(tmp_path / "other", {f"{ST}/2026-06-01_b.md": "---\ndate: [\n---\n# B\n"})
+    )
+    app = SamanthaApp(broken, lambda: TODAY)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert "problems to fix" in str(app.status_line.content)

@@ -70,7 +70,9 @@ def tree_forms(tree: Tree, root: Path) -> dict[str, list[Text]]:
     """Each part of the line about the tree, longest form first."""
     errors = sum(1 for p in tree.all_problems if p.severity is Severity.ERROR)
     pending, merge = len(tree.pending_updates), len(tree.awaiting_merge)
-    problems = [Text(_plural(errors, "problem"))]
+    # Only errors are counted here; with none, nothing is said: "0 problems" beside the
+    # Problems tab's count of warnings read as a contradiction.
+    problems: list[Text] = []
     if errors:
         problems = [Text(f"{_plural(errors, 'problem')} to fix"), Text(_plural(errors, "problem"))]
         problems = [Text(form.plain, style="yellow") for form in problems]
