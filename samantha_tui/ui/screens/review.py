@@ -62,6 +62,9 @@ CONFLICTS = review_health.CONFLICTS
 """A section without marks: the pairs a person settles (possible conflicts, supersessions,
 related pairs), each on its own (1, 2, e, E, d)."""
 READ_ONLY = frozenset({SESSIONS, HEALTH, CONFLICTS})
+DIFF_SECTIONS = frozenset({"dedupe", MERGE, CONFLICTS})
+"""The sections that compare two memories: the list goes above and the two copies below it, over
+the whole width, so each side of the diff has about half the screen."""
 HINTS = {
     CONFLICTS: "Nothing here joins the batch: 1 or 2 keeps one of the pair, d dismisses it.",
     HEALTH: "f goes to the fix of the finding; nothing here joins the batch.",
@@ -310,6 +313,7 @@ class ReviewScreen(LiveScreen):
             self.table(section).empty_message = "Reviewing the tree…"
         self.query_one("#review-diff").display = False
         self.query_one("#review-preview").display = False
+        self.set_class(self.section.rule in DIFF_SECTIONS, "-diff")
         self._show_about()
         self._show_batch()
         self.table().focus()
@@ -649,6 +653,7 @@ class ReviewScreen(LiveScreen):
         typed right after `right` finds its binding through the focus of the moment, and `right a`
         or `right space` would otherwise mark the section being left."""
         self.section = section
+        self.set_class(section.rule in DIFF_SECTIONS, "-diff")
         self.query_one("#review-switcher", ContentSwitcher).current = section.table_id
         self.set_focus(self.table())
         self._show_about()
