@@ -56,13 +56,15 @@ def wrap(text: Text, width: int, hang: int = 0) -> list[Text]:
 
 def _cut(plain: str, room: int) -> int:
     """Where to cut a word longer than `room` cells: after the last `/` that fits (else a `-` or
-    `_`, else a `.`), unless that leaves most of the line empty or a scrap (`,`) for the next;
-    at `room` cells where no separator does."""
+    `_`, else a `.`), unless that leaves too much of the line empty or a scrap (`,`) for the
+    next; at `room` cells where no separator does."""
     fits = _fitting(plain, max(1, room))
     length = len(plain.rstrip(" "))
     for group in SEPARATORS:
         end = fits
-        while (cut := max(plain.rfind(separator, 0, end) for separator in group) + 1) > fits // 2:
+        # A path's `/` is worth a shorter line than a break inside a name.
+        least = fits // 3 if group == "/" else fits // 2
+        while (cut := max(plain.rfind(separator, 0, end) for separator in group) + 1) > least:
             if length - cut >= SCRAP:
                 return cut
             end = cut - 1

@@ -91,3 +91,12 @@ async def test_the_duplicates_diff_stays_readable_at_80x24(demo_root: Path) -> N
         lines = await duplicate_diff_lines(pilot)
         heading = "# Retry Budgets Instead of Fixed"
         assert any(line.count(heading) == 2 for line in lines), "\n".join(lines)
+
+
+async def test_a_pending_updates_path_breaks_after_its_slashes_at_80x24(demo_root: Path) -> None:
+    app = SamanthaApp(reindexed(demo_root), lambda: TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_review(pilot, "apply updates")
+        lines = [line.split("▎", 1)[-1].rstrip(" ▁▂▃▄▅▆▇█") for line in painted_lines(app)]
+        stripped = [line.strip() for line in lines]
+        assert "current-tasks/" in stripped and "pending-updates/" in stripped, "\n".join(lines)

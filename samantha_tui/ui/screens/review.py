@@ -46,6 +46,7 @@ from ..widgets.fitted_footer import FittedFooter
 from ..widgets.memory_table import Column, LazyRows, MemoryTable, TableRow
 from ..widgets.preview import Preview, format_value
 from ..workers import background
+from ..wrapping import Wrapped
 from . import review_health
 from .batch_confirm import BatchConfirmScreen
 from .confirm import ConfirmScreen
@@ -551,12 +552,10 @@ class ReviewScreen(LiveScreen):
         parts: list[RenderableType] = []
         if rule in ("dedupe", MERGE, "apply updates"):
             # The preview below names the others; these show a diff or a project's status instead.
-            parts.append(
-                Text.assemble(
-                    (self._named(candidate, self._memory_of(self.section, candidate)), "bold"),
-                    (f"\n{short_path(candidate.path)}", "dim"),
-                )
-            )
+            named = self._named(candidate, self._memory_of(self.section, candidate))
+            # The path breaks after a `/` (or inside the name at a `_`), never mid-word.
+            where = Wrapped(visible_text(Text(short_path(candidate.path), style="dim")))
+            parts.append(Group(Text(named, style="bold"), where))
         if rule != "apply updates":  # its reason only sums up the changes shown below
             parts.append(Text.assemble(("Why: ", "bold"), candidate.reason))
         for op in candidate.operations:
