@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from textual.widgets import Markdown, Static
+from rich.style import Style
+from textual.widgets import Static
 
 from samantha_tui.ui.app import SamanthaApp
 from samantha_tui.ui.screens.memory_form import MemoryForm
@@ -16,6 +17,7 @@ from samantha_tui.ui.widgets.markdown_body import MarkdownBody
 from samantha_tui.ui.widgets.plain_lines import PlainLines
 
 from ..conftest import ST, TASKS, TODAY, make_tree
+from ..mashing import mash
 from ..pilot import ALPHA, BETA, alpha_and_beta, memory, settle, until
 
 
@@ -46,7 +48,7 @@ async def test_enter_opens_the_reader_and_esc_comes_back_on_the_row(tmp_path: Pa
         screen = reader(app)
         assert screen.path == BETA
         assert "Beta note" in plain(screen.query_one("#reader-head", Static))
-        assert "Body of Beta note." in screen.query_one("#reader-body", Markdown).source
+        assert "Body of Beta note." in screen.query_one("#reader-body", MarkdownBody).source
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, ReaderScreen)
@@ -65,7 +67,7 @@ async def test_n_p_and_brackets_read_the_next_and_previous_with_the_list_followi
         await pilot.press("n")
         await settle(pilot)
         assert reader(app).path == BETA
-        assert "Body of Beta note." in app.screen.query_one("#reader-body", Markdown).source
+        assert "Body of Beta note." in app.screen.query_one("#reader-body", MarkdownBody).source
         await pilot.press("n")  # the last: stays, says so
         await settle(pilot)
         assert reader(app).path == BETA
@@ -109,7 +111,8 @@ async def test_a_project_shows_its_notes_and_decisions(tmp_path: Path) -> None:
         screen = reader(app)
         assert screen.path == f"{PROJECT}/status.md"
         assert [note.name for note in screen.notes] == ["notes.md", "decisions.md"]
-        sources = [md.source for md in screen.query("#reader-notes Markdown").results(Markdown)]
+        notes = screen.query(".reader-note").results(MarkdownBody)
+        sources = [note.source for note in notes if note.display]
         assert "Lua rewrites still to port." in sources[0]
         assert "Envoy, not nginx." in sources[1]
         assert not any("Not shown in the reader" in source for source in sources)
@@ -122,11 +125,34 @@ def drawn_text(body: MarkdownBody) -> str:
     return "\n".join(line.strip() for line in out.getvalue().splitlines())
 
 
-def paragraph_lines(markdown: Markdown) -> list[str]:
-    """The text of each paragraph the widget laid out, as it shows on screen."""
-    from textual.widgets._markdown import MarkdownParagraph
+DEMO_PROJECT = f"{TASKS}/api-gateway-refactor/status.md"
 
-    return [str(p._content) for p in markdown.query(MarkdownParagraph).results(MarkdownParagraph)]
+
+def painted(app: SamanthaApp) -> str:
+    return "".join(
+        segment.text for strip in app.screen._compositor.render_strips() for segment in strip
+    )
+
+
+async def test_end_in_a_projects_reader_goes_to_the_end_of_its_last_note(demo_root: Path) -> None:
+    """End taken while the project is shown again (a change on disk, or the checked records
+    replacing the catalog's) stopped short of the notes, or was undone by the redraw."""
+    app = app_on(demo_root)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("3", "enter")
+        screen = reader(app)
+        assert screen.path == DEMO_PROJECT
+        shown_before = screen.memory
+        status = demo_root / DEMO_PROJECT
+        status.write_text(status.read_text() + "\nOne more line.\n")
+        app._take_in([DEMO_PROJECT], "taken in")
+        assert await until(pilot, lambda: screen.memory is not shown_before)
+        await mash(pilot, ["end"])
+        await settle(pilot)
+        scroll = screen.scroller
+        assert scroll.max_scroll_y > 0 and scroll.scroll_y == scroll.max_scroll_y
+        assert "the team already runs it as a" in painted(app)  # decisions.md's last lines
 
 
 async def test_status_lines_keep_their_line_breaks_in_the_preview_and_the_reader(
@@ -147,7 +173,7 @@ async def test_status_lines_keep_their_line_breaks_in_the_preview_and_the_reader
         assert await until(pilot, lambda: expected in drawn_text(preview_body))
         await pilot.press("enter")
         await settle(pilot)
-        assert expected in paragraph_lines(app.screen.query_one("#reader-body", Markdown))
+        assert expected in drawn_text(app.screen.query_one("#reader-body", MarkdownBody))
     assert (root / PROJECT / "status.md").read_bytes() == before
 
 
@@ -164,10 +190,10 @@ async def test_the_reader_follows_a_change_on_disk_and_says_when_the_file_goes(
         app._take_in([ALPHA], "taken in")
         await settle(pilot)
         assert await until(
-            pilot, lambda: "New line." in reader(app).query_one("#reader-body", Markdown).source
+            pilot, lambda: "New line." in reader(app).query_one("#reader-body", MarkdownBody).source
         )
         screen = reader(app)
-        assert "New line." in screen.query_one("#reader-body", Markdown).source
+        assert "New line." in screen.query_one("#reader-body", MarkdownBody).source
         assert "high" in plain(screen.query_one("#reader-fields", Static))
         (root / ALPHA).unlink()
         app._take_in([ALPHA], "taken in")
@@ -337,7 +363,7 @@ async def test_a_1_mb_body_opens_as_plain_lines_and_scrolls_to_its_end(tmp_path:
         lines = screen.query_one("#reader-plain", PlainLines)
         assert len(app.curator.get(big).body) > MARKDOWN_LIMIT
         assert lines.display and lines.row_count > 12_000
-        assert screen.query_one("#reader-body", Markdown).display is False
+        assert screen.query_one("#reader-body", MarkdownBody).display is False
         await pilot.press("end")
 
         def at_the_end() -> bool:
@@ -361,7 +387,7 @@ async def test_markup_and_control_characters_show_as_typed_in_the_reader(tmp_pat
         head = plain(screen.query_one("#reader-head", Static))
         assert "[bold]Loud[/] \\x1b]0;owned\\x07 \\u202etxt.exe" in head
         assert "[red]x[/]" in plain(screen.query_one("#reader-fields", Static))
-        source = screen.query_one("#reader-body", Markdown).source
+        source = screen.query_one("#reader-body", MarkdownBody).source
         assert "\\x1b[2J" in source and "\\u202e" in source and "\x1b" not in source
 
         def painted_now() -> str:
@@ -413,3 +439,40 @@ async def test_a_field_problem_in_a_file_the_form_cannot_write_opens_the_reader_
         assert reader(app).path == odd
         notices = [n for n in app._notifications if n.title == "Form not opened"]
         assert notices and "not UTF-8" in notices[0].message and "o to open" in notices[0].message
+
+
+LINKED = (
+    "Intro.\n\n## Heading two\n\nSee [the docs](https://example.com/docs) first.\n\n"
+    "### Heading three\n\nMore.\n"
+)
+
+
+def painted_style(app: SamanthaApp, words: str) -> Style:
+    """The style of the painted segment that holds `words`."""
+    for strip in app.screen._compositor.render_strips():
+        for segment in strip:
+            if words in segment.text and segment.style is not None:
+                return segment.style
+    raise AssertionError(f"{words!r} is not on screen")
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+async def test_headings_do_not_look_like_links_in_the_preview_or_the_reader(
+    tmp_path: Path, theme: str
+) -> None:
+    root = make_tree(tmp_path / "cerebrum", {ALPHA: memory("Linked") + LINKED})
+    app = app_on(root)
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.theme = theme
+        await settle(pilot)
+        for where in ("preview", "reader"):
+            if where == "reader":
+                await pilot.press("enter")
+                await settle(pilot)
+                reader(app)
+            link = painted_style(app, "the docs")
+            for heading in ("Heading two", "Heading three"):
+                style = painted_style(app, heading)
+                assert style.bold, (where, heading, style)
+                assert not style.underline, (where, heading, style)
+                assert style.color != link.color, (where, heading, style, link)

@@ -3,11 +3,12 @@ and the batch plan and its impact in words (core/writing/impact.py)."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
-from rich.table import Table
+from rich.console import Console
 from rich.text import Text
 from textual.widgets import Static, Tabs
 
@@ -16,9 +17,11 @@ from samantha_tui.core.views import lifecycle
 from samantha_tui.core.writing import impact, trash
 from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
+from samantha_tui.ui.diff_view import Diff
 from samantha_tui.ui.screens.confirm import ConfirmScreen
 from samantha_tui.ui.screens.review import SECTIONS as lifecycle_sections
 from samantha_tui.ui.screens.review import ReviewScreen, ReviewTable
+from samantha_tui.ui.wrapping import Wrapped
 
 from ..conftest import LT, ST, TASKS, TODAY, memory_text
 from ..pilot import index_check, reindexed, settle, until
@@ -289,20 +292,28 @@ async def test_duplicates_show_both_bodies_with_the_differences_marked(root: Pat
         await settle(pilot)
         diff = screen.query_one("#review-diff", Static)
         assert diff.display and not screen.query_one("#review-preview").display
-        table = diff.content
-        assert isinstance(table, Table)
-        left, right = (list(column.cells) for column in table.columns)
+        shown_diff = diff.content
+        assert isinstance(shown_diff, Diff)
+        table = shown_diff.columns()
+        left_signs, left, _, right_signs, right = (list(column.cells) for column in table.columns)
         # The copy kept is the safe one (green ●); the one going to the trash is red (✗).
-        assert any(cell.plain.startswith("● ") and "green" in str(cell.style) for cell in left)
-        assert any(cell.plain.startswith("✗ ") and "red" in str(cell.style) for cell in right)
-        assert not any(cell.plain.startswith(("- ", "+ ")) for cell in left + right)
-        assert [column.header.plain for column in table.columns] == ["kept", "goes to the trash"]
-        assert "● only in the copy kept" in table.title.plain
-        assert "✗ only in the copy going to the trash" in table.title.plain
-        heading = [cell.plain for cell in left].index(
-            "  # Retry Budgets Instead of Fixed Retry Counts"
+        assert any(s.plain == "● " and "green" in str(s.style) for s in left_signs)
+        assert any(s.plain == "✗ " and "red" in str(s.style) for s in right_signs)
+        assert not any(s.plain.startswith(("-", "+")) for s in left_signs + right_signs)
+        headers = [column.header.plain for column in table.columns if column.header]
+        assert headers == ["kept", "goes to the trash"]
+        out = io.StringIO()
+        Console(file=out, width=110).print(shown_diff)
+        assert "● only in the copy kept   ✗ only in the copy going to the trash" in out.getvalue()
+        heading = [cell_text(cell) for cell in left].index(
+            "# Retry Budgets Instead of Fixed Retry Counts"
         )
-        assert right[heading].plain == left[heading].plain, "equal lines face each other"
+        assert cell_text(right[heading]) == cell_text(left[heading]), "equal lines face each other"
+        assert left_signs[heading].plain == right_signs[heading].plain == ""
+
+
+def cell_text(cell: Text | Wrapped) -> str:
+    return cell.text.plain if isinstance(cell, Wrapped) else cell.plain
 
 
 # --- impact.combine and impact.describe ----------------------------------------------------------

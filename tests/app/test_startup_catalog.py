@@ -295,7 +295,7 @@ async def test_the_reader_opens_on_a_catalogued_record_while_checking(
         assert await until(pilot, lambda: isinstance(app.screen, ReaderScreen))
         # Drawn before the test goes on: an app closed while the reader fills itself takes its
         # parts away under it.
-        assert await until(pilot, lambda: bool(app.screen.query("#reader-notes")))
+        assert await until(pilot, lambda: bool(app.screen.query(".reader-note")))
         assert app.screen.memory.path == FIRST
         assert app.screen.memory.body.strip().endswith("Body.")
         assert not gate.is_set()

@@ -14,16 +14,17 @@ from rich.console import Group
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Markdown, Static
+from textual.containers import VerticalScroll
+from textual.widgets import Static
 
 from ...core.basics.model import Memory
 from ...core.views.origin import Origin, names_an_origin
-from ...core.writing.project_files import ProjectFile, project_files
+from ...core.writing.project_files import NOTE_NAMES, ProjectFile, project_files
 from .. import related_line
 from ..markdown_source import markdown_source
 from ..visible_text import shown, visible
 from ..widgets.fitted_footer import FittedFooter
+from ..widgets.markdown_body import MarkdownBody
 from ..widgets.plain_lines import PlainLines
 from ..widgets.preview import (
     above_body,
@@ -33,6 +34,7 @@ from ..widgets.preview import (
     without_title,
 )
 from ..workers import background
+from ..wrapping import Wrapped
 from .live_screen import LiveScreen
 
 if TYPE_CHECKING:
@@ -43,6 +45,14 @@ MARKDOWN_LIMIT = 20_000
 plain_lines.py: Textual's Markdown widget takes seconds per few tens of thousands)."""
 
 DELETED = "This file is no longer there: deleted or moved on disk. Esc goes back to the list."
+
+
+class DocumentScroll(VerticalScroll):
+    """The reader's document. End holds it at its end until another key moves it: a part laid
+    out after the key (a file that changed on disk, the related line) does not leave it short."""
+
+    def action_scroll_end(self) -> None:
+        self.anchor()
 
 
 class ReaderScreen(LiveScreen):
@@ -93,20 +103,24 @@ class ReaderScreen(LiveScreen):
     def compose(self) -> ComposeResult:
         yield Static(id="reader-head")
         yield Static(id="reader-banner")
-        with VerticalScroll(id="reader-scroll"):
+        with DocumentScroll(id="reader-scroll"):
             yield Static(id="reader-origin")
             yield Static(id="reader-related")
             yield Static(id="reader-fields")
-            yield Markdown(id="reader-body")
-            yield Vertical(id="reader-notes")
+            yield MarkdownBody(id="reader-body")
+            # A slot for each note, filled in place: the document is whole from the frame that
+            # shows it, so End (or a page key) sent with the key that opened it goes to its end.
+            for index in range(len(NOTE_NAMES)):
+                yield Static(id=f"reader-note-head-{index}", classes="reader-note-head")
+                yield MarkdownBody(id=f"reader-note-{index}", classes="reader-note")
         yield PlainLines(id="reader-plain")
         yield FittedFooter()
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
         self.query_one("#reader-banner", Static).display = False
         self.query_one("#reader-origin", Static).display = False
         self.query_one("#reader-related", Static).display = False
-        await self.show(self.memory)
+        self.show(self.memory)
 
     @property
     def scroller(self) -> VerticalScroll | PlainLines:
@@ -115,8 +129,11 @@ class ReaderScreen(LiveScreen):
 
     # --- showing ---------------------------------------------------------------------------------
 
-    async def show(self, memory: Memory | None, keep_place: bool = False) -> None:
-        """Show `memory` (None: the file went away, and the last text stays, said so)."""
+    def show(self, memory: Memory | None, keep_place: bool = False) -> None:
+        """Show `memory` (None: the file went away, and the last text stays, said so).
+
+        Every part is updated in place, with nothing mounted or awaited: a key the scroller
+        takes meanwhile (End) never sees half a document."""
         banner = self.query_one("#reader-banner", Static)
         if memory is None:
             banner.update(Text(DELETED, style="bold"))
@@ -126,8 +143,8 @@ class ReaderScreen(LiveScreen):
         banner.display = False
         self.memory = memory
         self.path = memory.path
-        head = shown(memory.title, style="bold")
-        head.append(f"\n{memory.kind.label} · {visible(memory.path)}", style="dim")
+        where = shown(f"{memory.kind.label} · {memory.path}", style="dim")
+        head = Group(shown(memory.title, style="bold"), Wrapped(where))
         self.query_one("#reader-head", Static).update(head)
         parts = above_body(memory)
         fields = self.query_one("#reader-fields", Static)
@@ -137,42 +154,47 @@ class ReaderScreen(LiveScreen):
         if self.samantha.settings.meaning:
             self._find_related(memory)
         scroll = self.query_one("#reader-scroll", VerticalScroll)
-        place = self.scroller.scroll_y if keep_place else 0
         text = without_title(memory.body, memory.title)
-        body = self.query_one("#reader-body", Markdown)
+        body = self.query_one("#reader-body", MarkdownBody)
         plain = self.query_one("#reader-plain", PlainLines)
         long_body = len(text) > MARKDOWN_LIMIT
+        place = plain.scroll_y if keep_place and long_body and plain.display else None
         plain.display = long_body
         scroll.set_class(long_body, "-fields-only")
         if long_body:
             body.display = False
-            await body.update("")
+            body.show("")
             plain.set_text(text)
         else:
             body.display = bool(text.strip())
-            await body.update(markdown_source(text))
+            body.show(markdown_source(text))
         self.notes = project_files(self.samantha.store, memory)
-        await self._show_notes()
+        self._show_notes()
         self.scroller.focus()
-        self.scroller.scroll_to(y=place, animate=False)
+        if place is not None:
+            plain.scroll_to(y=place, animate=False)
+        elif not keep_place:
+            # Shown again in place (a change on disk), the reading stays where it was.
+            self.scroller.scroll_home(animate=False, immediate=True)
 
-    async def _show_notes(self) -> None:
-        box = self.query_one("#reader-notes", Vertical)
-        await box.remove_children()
-        widgets: list[Static | Markdown] = []
-        for note in self.notes:
-            head = Text(note.name, style="bold")
-            head.append(f"  {visible(note.path)}", style="dim")
+    def _show_notes(self) -> None:
+        for index in range(len(NOTE_NAMES)):
+            head = self.query_one(f"#reader-note-head-{index}", Static)
+            body = self.query_one(f"#reader-note-{index}", MarkdownBody)
+            note = self.notes[index] if index < len(self.notes) else None
+            head.display = note is not None
+            body.display = note is not None and bool(note.text.strip())
+            if note is None:
+                continue
+            title = Text(note.name, style="bold")
+            title.append(f"  {visible(note.path)}", style="dim")
             if note.problem:
-                head.append(f"\n{visible(note.problem)}", style="yellow")
-            widgets.append(Static(head, classes="reader-note-head"))
+                title.append(f"\n{visible(note.problem)}", style="yellow")
+            head.update(title)
             if len(note.text) > MARKDOWN_LIMIT:
-                widgets.append(Static(shown(note.text, multi_line=True)))
-            elif note.text.strip():
-                widgets.append(Markdown(markdown_source(note.text), classes="reader-note"))
-        box.display = bool(widgets)
-        if widgets:
-            await box.mount_all(widgets)
+                body.show_text(shown(note.text, multi_line=True))
+            else:
+                body.show(markdown_source(note.text))
 
     # --- where it came from ----------------------------------------------------------------------
 
@@ -204,7 +226,7 @@ class ReaderScreen(LiveScreen):
         memory = self.samantha.curator.get(self.path)
         if memory is self.memory:
             return
-        self._show_later(memory, keep_place=True)
+        self.show(memory, keep_place=True)
 
     # --- keys ------------------------------------------------------------------------------------
 
@@ -230,12 +252,12 @@ class ReaderScreen(LiveScreen):
         if self.memory is not None:
             self.samantha.open_form(self.memory.kind, self.memory)
 
-    async def action_step(self, step: int) -> None:
+    def action_step(self, step: int) -> None:
         following = self.samantha.neighbour(self.path, step)
         if following is None:
             self.notify("The last memory of the list" if step > 0 else "The first of the list")
             return
-        await self.show(following)
+        self.show(following)
 
     def action_copy_path(self) -> None:
         self.samantha.copy_path(self.path)
@@ -272,10 +294,4 @@ class ReaderScreen(LiveScreen):
         if memory is None:
             return
         self.samantha.jump_to(path)
-        self._show_later(memory)
-
-    @background(group="reader-show", exclusive=True)
-    async def _show_later(self, memory: Memory | None, keep_place: bool = False) -> None:
-        # A worker of the call, not of a coroutine made at once: one replaced before it starts
-        # leaves no coroutine never awaited.
-        await self.show(memory, keep_place=keep_place)
+        self.show(memory)

@@ -48,6 +48,7 @@ from ..widgets.fitted_footer import FittedFooter
 from ..widgets.memory_table import Column, LazyRows, MemoryTable, TableRow
 from ..widgets.preview import Preview, format_value
 from ..workers import background
+from ..wrapping import Wrapped
 from . import review_health
 from .batch_confirm import BatchConfirmScreen
 from .confirm import ConfirmScreen
@@ -64,6 +65,9 @@ CONFLICTS = review_health.CONFLICTS
 """A section without marks: the pairs a person settles (possible conflicts, supersessions,
 related pairs), each on its own (1, 2, e, E, d)."""
 READ_ONLY = frozenset({SESSIONS, HEALTH, CONFLICTS})
+DIFF_SECTIONS = frozenset({"dedupe", MERGE, CONFLICTS})
+"""The sections that compare two memories: the list goes above and the two copies below it, over
+the whole width, so each side of the diff has about half the screen."""
 HINTS = {
     CONFLICTS: "Nothing here joins the batch: < or > keeps one of the pair, d dismisses it.",
     HEALTH: "f goes to the fix of the finding; nothing here joins the batch.",
@@ -374,6 +378,7 @@ class ReviewScreen(LiveScreen):
             self.table(section).empty_message = "Reviewing the tree…"
         self.query_one("#review-diff").display = False
         self.query_one("#review-preview").display = False
+        self.set_class(self.section.rule in DIFF_SECTIONS, "-diff")
         self._show_about()
         self._show_batch()
         self.table().focus()
@@ -629,12 +634,10 @@ class ReviewScreen(LiveScreen):
         parts: list[RenderableType] = []
         if rule in ("dedupe", MERGE, "apply updates"):
             # The preview below names the others; these show a diff or a project's status instead.
-            parts.append(
-                Text.assemble(
-                    (self._named(candidate, self._memory_of(self.section, candidate)), "bold"),
-                    (f"\n{short_path(candidate.path)}", "dim"),
-                )
-            )
+            named = self._named(candidate, self._memory_of(self.section, candidate))
+            # The path breaks after a `/` (or inside the name at a `_`), never mid-word.
+            where = Wrapped(visible_text(Text(short_path(candidate.path), style="dim")))
+            parts.append(Group(Text(named, style="bold"), where))
         if rule != "apply updates":  # its reason only sums up the changes shown below
             parts.append(Text.assemble(("Why: ", "bold"), candidate.reason))
         for op in candidate.operations:
@@ -731,6 +734,7 @@ class ReviewScreen(LiveScreen):
         typed right after `right` finds its binding through the focus of the moment, and `right a`
         or `right space` would otherwise mark the section being left."""
         self.section = section
+        self.set_class(section.rule in DIFF_SECTIONS, "-diff")
         self.query_one("#review-switcher", ContentSwitcher).current = section.table_id
         self.set_focus(self.table())
         self._show_about()

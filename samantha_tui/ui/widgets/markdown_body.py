@@ -20,7 +20,9 @@ from typing import ClassVar
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from rich.console import JustifyMethod
-from rich.markdown import Heading, Markdown
+from rich.markdown import Heading, Markdown, MarkdownContext
+from rich.style import Style
+from rich.text import Text
 from textual.widgets import Static
 
 from ...core.basics.visible import visible_lines
@@ -29,12 +31,30 @@ LITERAL_HTML = MarkdownIt("commonmark", {"html": False}).enable("strikethrough")
 """CommonMark with tables and strikethrough, as Rich's own parser, but HTML left as text."""
 
 
+HEADING_STYLES = {
+    "h1": Style(bold=True),
+    "h2": Style(bold=True),
+    "h3": Style(bold=True, italic=True),
+    "h4": Style(italic=True),
+    "h5": Style(italic=True),
+    "h6": Style(italic=True, dim=True),
+}
+"""Headings in the text's own colour, bold, and never underlined: Rich's coloured, underlined
+headings read as links (a link shows in blue, its address underlined), on a dark theme as on a
+light one."""
+
+
 class LeftHeading(Heading):
-    """Every heading at the left edge, as the fields and the reader show theirs."""
+    """Every heading at the left edge, as the fields and the reader show theirs, in
+    HEADING_STYLES."""
 
     LEVEL_ALIGN: ClassVar[dict[str, JustifyMethod]] = dict.fromkeys(
         ("h1", "h2", "h3", "h4", "h5", "h6"), "left"
     )
+
+    def on_enter(self, context: MarkdownContext) -> None:
+        self.text = Text()
+        context.enter_style(HEADING_STYLES.get(self.tag, HEADING_STYLES["h6"]))
 
 
 class BodyMarkdown(Markdown):
@@ -77,3 +97,9 @@ class MarkdownBody(Static):
             return
         self.source = source
         self.update(BodyMarkdown(source))
+
+    def show_text(self, text: Text) -> None:
+        """Plain text, not Markdown (a text too long to lay out as Markdown)."""
+        # No Markdown source holds a NUL (markdown_source escapes it): the next show redraws.
+        self.source = "\x00"
+        self.update(text)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import re
 from collections.abc import Callable
+from itertools import zip_longest
 from typing import Any
 
-from rich.console import Group
-from rich.table import Table
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.measure import Measurement
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
@@ -20,8 +23,9 @@ from ...core.basics.model import Memory, Problem, Severity, Tree
 from ...core.reading.frontmatter import render_field
 from ...core.views.origin import Origin, names_an_origin, origin_of
 from ..markdown_source import markdown_source
-from ..visible_text import shown, visible, visible_lines
+from ..visible_text import shown, visible_lines
 from ..workers import background
+from ..wrapping import Wrapped, wrap
 from .markdown_body import MarkdownBody
 
 MAX_VALUE_CHARS = 600
@@ -59,18 +63,111 @@ def format_value(value: Any) -> str:
     return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 1] + "…"
 
 
-def fields_table(memory: Memory) -> Table:
-    table = Table.grid(padding=(0, 2))
-    table.add_column(style="bold", no_wrap=True)
-    table.add_column(overflow="fold")
-    for key, value in memory.frontmatter.items():
-        table.add_row(shown(str(key)), shown(format_value(value), multi_line=True))
+def fields_table(memory: Memory) -> Fields:
+    """A memory's fields, a key and its value on each row, folded to the pane's width."""
+    rows = [
+        (shown(str(key)), shown(format_value(value), multi_line=True), _nested(value))
+        for key, value in memory.frontmatter.items()
+    ]
     if memory.companions:
         # Relative to the project folder, so `docs/design.md` says where it lives.
         folder = memory.path.rsplit("/", 1)[0] + "/"
         names = ", ".join(path.removeprefix(folder) for path in memory.companions)
-        table.add_row(Text("files"), shown(names, style="italic"))
-    return table
+        rows.append((Text("files"), shown(names, style="italic"), False))
+    return Fields(rows)
+
+
+def _nested(value: Any) -> bool:
+    """Whether format_value shows `value` as YAML lines of its own."""
+    if isinstance(value, dict):
+        return True
+    return isinstance(value, list) and any(isinstance(v, list | dict) for v in value)
+
+
+FIELD_GAP = 2
+"""Columns between a key and its value."""
+STACKED_BELOW = 10
+"""Below this many columns for the values, or fewer than the longest word of one takes, each
+value goes under its key, indented."""
+YAML_KEY = re.compile(r"(?:- )+|[^\s:][^:]*: ")
+"""What a folded YAML line hangs under: its list dashes, or its key and colon."""
+
+
+class Fields:
+    """Keys in a bold column, values beside them folded at spaces and path separators (never
+    mid-word while a word fits); a folded line of a nested value hangs under its own key, so the
+    YAML still reads as the file holds it. Too narrow for a value's longest word beside the keys,
+    each value goes under its key."""
+
+    def __init__(self, rows: list[tuple[Text, Text, bool]]) -> None:
+        self.rows = rows
+        # A path breaks well at its `/`: only other words ask for the room to stay whole.
+        self._longest_word = max(
+            (
+                cell_len(word)
+                for _, value, _ in rows
+                for word in value.plain.split()
+                if "/" not in word
+            ),
+            default=0,
+        )
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        key_width = max((cell_len(key.plain) for key, _, _ in self.rows), default=0)
+        value_width = width - key_width - FIELD_GAP
+        stacked = value_width < max(STACKED_BELOW, self._longest_word)
+        if stacked:
+            key_width, value_width = width, width - FIELD_GAP
+        out = Text()
+        for key, value, nested in self.rows:
+            lines = value_lines(value, value_width, nested)
+            key_lines = wrap(key, key_width)
+            if stacked:
+                rows = [(line, Text()) for line in key_lines]
+                rows += [(Text(), line) for line in lines]
+            else:
+                rows = list(zip_longest(key_lines, lines, fillvalue=Text()))
+            for key_line, line in rows:
+                if out:
+                    out.append("\n")
+                if line.plain:
+                    # The gap is the key's: one run of cells, as a table cell pads its text.
+                    pad = FIELD_GAP if stacked else key_width + FIELD_GAP - cell_len(key_line.plain)
+                    key_line.append(" " * pad)
+                key_line.stylize("bold")
+                out.append_text(key_line)
+                out.append_text(line)
+        out.no_wrap = True
+        out.overflow = "crop"
+        yield out
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        keys = max((cell_len(key.plain) for key, _, _ in self.rows), default=0)
+        values = max(
+            (cell_len(line) for _, value, _ in self.rows for line in value.plain.split("\n")),
+            default=0,
+        )
+        return Measurement(min(keys, 8), keys + FIELD_GAP + values).clamp(
+            max_width=options.max_width
+        )
+
+
+def value_lines(value: Text, width: int, nested: bool) -> list[Text]:
+    """A field's value folded to `width`: each line of nested YAML hangs under its own key (or
+    its list dashes) once folded; a plain value's lines start at the column's edge."""
+    out: list[Text] = []
+    for line in value.split("\n", allow_blank=True):
+        hang = 0
+        if nested:
+            plain = line.plain
+            indent = len(plain) - len(plain.lstrip(" "))
+            found = YAML_KEY.match(plain, indent)
+            hang = indent + (len(found.group()) if found else 0)
+            if hang > width // 2:
+                hang = indent + FIELD_GAP
+        out.extend(wrap(line, width, hang))
+    return out
 
 
 def problem_lines(problems: tuple[Problem, ...] | list[Problem]) -> Text:
@@ -175,8 +272,7 @@ class Preview(VerticalScroll):
                 self._origin_again(memory)
             return AwaitComplete.nothing()
         self.shown = memory
-        head = shown(memory.title, style="bold")
-        head.append(f"\n{visible(memory.path)}", style="dim")
+        head = Group(shown(memory.title, style="bold"), Wrapped(shown(memory.path, style="dim")))
         head_widget = self.query_one("#preview-head", Static)
         update_in_place(head_widget, head, grow_only=held)
         parts = above_body(memory)
