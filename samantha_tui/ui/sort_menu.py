@@ -35,6 +35,9 @@ def option_text(field: SortField, current: SortOrder) -> Text:
 class SortMenu(DismissOnce, ModalScreen[SortField | None]):
     """Pick the field the list is sorted by; dismisses with it, or None on Esc."""
 
+    WAITS_ON_PERSON = True
+    """No busy bar shows while it asks (see work_progress.py): the app waits on the person."""
+
     BINDINGS = [Binding("escape,q", "cancel", "Cancel", id="sort.cancel")]
 
     def __init__(self, tab_label: str, current: SortOrder) -> None:

@@ -23,6 +23,9 @@ class ConfirmScreen(DismissOnce, ModalScreen[bool]):
     (for what cannot be had back from any file, where a stray key must not decide).
     """
 
+    WAITS_ON_PERSON = True
+    """No busy bar shows while it asks (see work_progress.py): the app waits on the person."""
+
     BINDINGS = [
         Binding("escape,n", "cancel", "Cancel", id="confirm.cancel"),
         Binding("y", "confirm", "Confirm", show=False, id="confirm.yes"),

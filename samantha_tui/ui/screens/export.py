@@ -29,6 +29,9 @@ class ExportTarget:
 class ExportScreen(DismissOnce, ModalScreen[ExportTarget | None]):
     """Asks for a file name (relative to the current folder) or offers the clipboard instead."""
 
+    WAITS_ON_PERSON = True
+    """No busy bar shows while it asks (see work_progress.py): the app waits on the person."""
+
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="export.cancel")]
 
     def __init__(self, folder: Path, name: str = EXPORT_NAME) -> None:
