@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 
 from ..core.basics.sorting import FIELDS_BY_ID, SortField, SortOrder, direction_words
 from .screens.dismiss_once import DismissOnce
+from .screens.key_labels import hint
 
 
 def option_text(field: SortField, current: SortOrder) -> Text:
@@ -54,7 +55,7 @@ class SortMenu(DismissOnce, ModalScreen[SortField | None]):
                 id="sort-fields",
             )
             yield Static(
-                Text("Enter picks · the current one again flips · Esc closes", style="dim")
+                hint(self, "Enter picks", "the current one again flips", ("sort.cancel", "closes"))
             )
 
     def on_mount(self) -> None:
