@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 
 from ..core.basics.sorting import FIELDS_BY_ID, SortField, SortOrder, direction_words
 from .screens.dismiss_once import DismissOnce
+from .screens.key_labels import hint
 
 
 def option_text(field: SortField, current: SortOrder) -> Text:
@@ -35,6 +36,9 @@ def option_text(field: SortField, current: SortOrder) -> Text:
 class SortMenu(DismissOnce, ModalScreen[SortField | None]):
     """Pick the field the list is sorted by; dismisses with it, or None on Esc."""
 
+    WAITS_ON_PERSON = True
+    """No busy bar shows while it asks (see work_progress.py): the app waits on the person."""
+
     BINDINGS = [Binding("escape,q", "cancel", "Cancel", id="sort.cancel")]
 
     def __init__(self, tab_label: str, current: SortOrder) -> None:
@@ -51,7 +55,7 @@ class SortMenu(DismissOnce, ModalScreen[SortField | None]):
                 id="sort-fields",
             )
             yield Static(
-                Text("Enter picks · the current one again flips · Esc closes", style="dim")
+                hint(self, "Enter picks", "the current one again flips", ("sort.cancel", "closes"))
             )
 
     def on_mount(self) -> None:

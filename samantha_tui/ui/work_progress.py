@@ -5,8 +5,10 @@ core/basics/progress.py), throttled to about twenty a second, and posts them as 
 messages.
 On the UI thread the newest running job is shown on the active screen's ProgressPanel once it has
 run for SHOW_AFTER seconds: quick work never flashes a bar. A screen opened while work runs gets a
-panel of its own above its footer, so the trash or the review screen shows it too; under a dialog
-(help, a confirmation) the screen beneath it shows the bar.
+panel of its own above its footer, so the trash or the review screen shows it too; under a panel
+one reads (help, the drift report) the screen beneath it shows the bar. While a dialog waits for the
+person's answer (a confirmation, a conflict: `WAITS_ON_PERSON`), no bar says the app is busy: it
+waits on them. The work goes on, and its bar comes back once the dialog closes if it still runs.
 """
 
 from __future__ import annotations
@@ -52,6 +54,11 @@ class Work:
     done: int = 0
     total: int = 0
     what: str = ""
+
+
+def waits_on_person(screen: Screen[Any]) -> bool:
+    """Whether `screen` is a dialog waiting for the person's answer (it says `WAITS_ON_PERSON`)."""
+    return bool(getattr(screen, "WAITS_ON_PERSON", False))
 
 
 class WorkProgressing(Host):
@@ -125,9 +132,11 @@ class WorkProgressing(Host):
             return
         work = self._works[max(self._works)] if self._works else None
         slow = work is not None and time.monotonic() - work.started >= SHOW_AFTER
-        # A dialog (help, a confirmation) has no panel: the screen under it shows the work.
+        # A panel read over a screen (help) has no bar: the screen under it shows the work. A
+        # question waiting on the person shows none: the app is waiting, not busy.
         under = next(s for s in reversed(app.screen_stack) if not isinstance(s, ModalScreen))
-        active = self._panel_of(under) if slow else None
+        asking = waits_on_person(app.screen_stack[-1])
+        active = self._panel_of(under) if slow and not asking else None
         for screen in app.screen_stack:
             # A screen's panel is its child (composed there, or mounted beside its footer):
             # looking among the children only, not through every widget of every screen in the

@@ -283,3 +283,34 @@ async def test_a_cancelled_report_stops_at_its_next_count_and_fails_nothing(
         assert reports["n"] == stopped_at, "nothing ran on after the stop"
         assert not app.busy, "its bar went with it"
     assert not any("failed" in n for n in notices), notices
+
+
+async def test_no_busy_bar_while_a_dialog_waits_for_the_person(tmp_path: Path) -> None:
+    """The conflict dialog waits for an answer: the bar of work running meanwhile goes while it
+    asks, and comes back once it is answered only if that work still runs."""
+    from samantha_tui.ui.messages import WorkProgress
+    from samantha_tui.ui.screens.conflict import ConflictScreen
+
+    app = SamanthaApp(many(tmp_path), lambda: TODAY)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        main = app.screen
+        panel = main.query_one(ProgressPanel)
+        started = time.monotonic() - 5  # a job that has run for a while already
+        app.post_message(WorkProgress(8, started, 3, 9, "Restoring {count} from the trash"))
+        await seconds_until(pilot, lambda: panel.shown)
+        path = app.selected_memory().path
+        app.push_screen(ConflictScreen(path))
+        await seconds_until(pilot, lambda: isinstance(app.screen, ConflictScreen))
+        await seconds_until(pilot, lambda: not panel.shown)
+        assert app.busy  # the work goes on; only the bar saying so waits
+        await pilot.press("escape")
+        await seconds_until(pilot, lambda: panel.shown)  # the work really still runs
+        app.push_screen(ConflictScreen(path))
+        await seconds_until(pilot, lambda: not panel.shown)
+        app.post_message(WorkProgress(8, started, ended=True))
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConflictScreen)
+        assert not panel.shown and not app.busy  # nothing came back: the work had ended

@@ -89,7 +89,7 @@ async def test_the_dialog_names_the_file_and_every_choice_literally() -> None:
         assert "set the keys you changed on their version; the rest of theirs stays" in text
         assert "over theirs" not in text
         labels = [str(button.label) for button in app.screen.query(Button)]
-        assert labels == ["Reload theirs", "Set mine on theirs", "Cancel"]
+        assert labels == ["[r] Reload theirs", "[k] Set mine on theirs", "[Esc] Cancel"]
 
 
 async def test_an_undo_over_their_version_says_it_replaces_theirs() -> None:
@@ -101,7 +101,7 @@ async def test_an_undo_over_their_version_says_it_replaces_theirs() -> None:
         assert "Write mine over theirs" in text
         assert "replace their version with yours (u puts their version back)" in text
         labels = [str(button.label) for button in app.screen.query(Button)]
-        assert labels == ["Reload theirs", "Write mine over theirs", "Cancel"]
+        assert labels == ["[r] Reload theirs", "[k] Write mine over theirs", "[Esc] Cancel"]
 
 
 def test_keep_mine_is_named_for_what_the_plan_does() -> None:

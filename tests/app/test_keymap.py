@@ -181,7 +181,7 @@ async def test_a_remapped_key_shows_in_help_and_the_footer_and_works(demo_root: 
         meanings = {meaning: shown for shown, meaning in app.screen.listed}
         assert meanings["Read the next memory of the list"] == "w"
         hint = app.screen.query_one("#help-hint", Static).render()
-        assert str(hint) == "Press z or ? to close"
+        assert str(hint) == "[z/?] closes"
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen), "Esc no longer closes the help: z does"

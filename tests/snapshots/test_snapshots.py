@@ -108,3 +108,14 @@ def test_conflict_dialog(snap_compare, demo_app: SamanthaApp) -> None:
 
 def test_smallest_terminal(snap_compare, demo_app: SamanthaApp) -> None:
     assert snap_compare(demo_app, terminal_size=(80, 24), run_before=settle)
+
+
+def test_delete_confirmation_at_80x24(snap_compare, demo_app: SamanthaApp) -> None:
+    """Every key the dialog takes is on its buttons: `[Esc/n] Cancel`, `[y] Move to trash`."""
+
+    async def ask(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("space", "space", "d")
+        await pilot.pause()
+
+    assert snap_compare(demo_app, terminal_size=(80, 24), run_before=ask)

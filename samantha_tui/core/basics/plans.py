@@ -47,6 +47,11 @@ class Operation:
     bytes when the step runs (views/rechecks.py): the plan was made from records the catalog may
     have given, and a catalog is only a cache. Empty: nothing beyond `seen` is checked (a step
     the person chose)."""
+    made: str | None = None
+    """trash, in an undo: the digest of the bytes the undone change made at `path` itself (a
+    promotion's copy, an index file it created). Still holding them, the file is no one's work
+    but that change's: its trash entry is marked set aside by the undo, and the trash folds it
+    away (it stays there, whole, for redo). None: an ordinary trashing."""
 
     def describe(self) -> str:
         """One line for a person: what happens to which file."""
@@ -144,6 +149,7 @@ def encode(op: Operation) -> dict[str, Any]:
         "seen": op.seen,
         "title": op.title,
         "recheck": op.recheck,
+        "made": op.made,
     }
 
 
@@ -165,6 +171,8 @@ def decode(data: Mapping[str, Any]) -> Operation:
         title=data.get("title"),
         # A journal written before steps carried it: no rule judged again, as then.
         recheck=str(data.get("recheck") or ""),
+        # A journal written before steps carried it: an ordinary trashing, as then.
+        made=data.get("made"),
     )
 
 

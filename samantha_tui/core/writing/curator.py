@@ -587,6 +587,8 @@ class Curator:
         Returns the kinds whose every patched index file was put back: they are as they were
         before the change, so the undo needs no patch of its own there.
         """
+        from . import door
+
         kinds = {k for u in updates if (k := kind_of_path(u.path)) is not None}
         failed: set[Kind] = set()
         for update in reversed(updates):
@@ -599,7 +601,9 @@ class Curator:
                     if self.read_bytes(update.path) != update.new:
                         failed.add(kind)  # another program wrote it since: the patch follows
                         continue
-                    self.store.trash(update.path)
+                    entry = self.store.trash(update.path)
+                    # No one's work but the change's: set aside, folded away in the trash.
+                    door.set_aside_if_made(self.store, entry, digest_bytes(update.new))
                     continue
                 self.store.write_file(update.path, update.old, update.new)
             except StoreError:

@@ -12,6 +12,7 @@ runs the steps, patches the indexes inside the same journal and reports what cha
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 from collections.abc import Callable, Iterable, Sequence
@@ -539,6 +540,20 @@ def put_back_if_changed(store: Store, op: Operation, entry: trash.TrashEntry) ->
     raise Stale(op.path, CHANGED)
 
 
+def set_aside_if_made(store: Store, entry: trash.TrashEntry, made: str | None) -> None:
+    """Mark a trash entry set aside by an undo when its item holds exactly the bytes the undone
+    change made (`made`, a digest): a copy or an index file no one wrote but that change. Read
+    in the trash, where no other program writes: a file someone changed since is an ordinary
+    entry. The mark only changes how the trash shows it; a failure to write it leaves an
+    ordinary entry and never fails the undo."""
+    if made is None or entry.is_folder:
+        return
+    if journal.content_digest(entry.item(store.root)) != made:
+        return
+    with contextlib.suppress(OSError, ValueError, RecursionError, StoreError):
+        trash.mark_set_aside(store.root, entry)
+
+
 def with_trash_ids_now(store: Store, plan: Plan) -> Plan:
     """The plan with each restore pointed at the trash entry that holds its bytes now.
 
@@ -630,6 +645,7 @@ def run_operation(store: Store, op: Operation) -> Operation:
         entry = store.trash(op.path)
         if op.seen is not None:
             put_back_if_changed(store, op, entry)
+        set_aside_if_made(store, entry, op.made)
         # What went into the trash, so an undo can still find it under another entry id (see
         # `with_trash_ids_now`). A file the plan saw is known to hold those bytes: the check
         # above compared them, so it is not read again.
@@ -640,8 +656,12 @@ def run_operation(store: Store, op: Operation) -> Operation:
             kept = journal.content_digest(entry.item(store.root))
         return Operation("restore", entry.path, target=entry.id, expected=kept)
     if op.action == "restore":
+        # What an undo set aside goes back as set aside when this restore is undone (a redo's
+        # copy, undone again), and only while it holds the bytes it came back with.
+        aside = trash.is_set_aside(store.root, op.target or "")
         store.restore(op.target or "")
-        return Operation("trash", op.path)
+        made = journal.content_digest(store.root / op.path) if aside else None
+        return Operation("trash", op.path, made=made)
     if op.action == "add":
         store.add_file(op.path, op.data or b"")
         return Operation("trash", op.path)
@@ -654,8 +674,10 @@ def run_operation(store: Store, op: Operation) -> Operation:
             copied = frontmatter.edit(text, dict(op.values))
         except frontmatter.FrontmatterError as error:
             raise StoreError(f"{op.path}: {error}") from None
-        store.add_file(op.target or "", copied.encode("utf-8"))
-        return Operation("trash", op.target or "")
+        data = copied.encode("utf-8")
+        store.add_file(op.target or "", data)
+        # The copy is this change's making alone: its undo sets it aside (see `made`).
+        return Operation("trash", op.target or "", made=digest_bytes(data))
     if op.action in ("edit", "write"):
         before = store.safe_path(op.path).read_bytes()
         if op.action == "edit":
@@ -686,7 +708,8 @@ def run_operation(store: Store, op: Operation) -> Operation:
         old_index = path.read_bytes() if path.exists() else None
         store.write_file(op.path, op.data or b"", op.expected)
         if old_index is None:
-            return Operation("trash", op.path)  # undoing a new index file moves it to the trash
+            # Undoing a new index file moves it to the trash, set aside: the change made it.
+            return Operation("trash", op.path, made=digest_bytes(op.data or b""))
         return Operation("index", op.path, data=old_index, expected=digest_bytes(op.data or b""))
     if op.action == "project-fields":
         previous = set_project_fields(store, op.target or "", op.values, op.unset)

@@ -23,6 +23,9 @@ ORIGIN_FILE = "origin.json"
 STATUS_FILE = "status.md"
 ORIGIN_LIMIT = 64 * 1024
 """Bytes of an origin.json read at most; the ones put writes are under 200."""
+SET_ASIDE = "set_aside"
+"""The origin.json key of an entry an undo set aside: what the undone change itself made (a
+promotion's copy, an index file it created), holding the very bytes it made."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,9 @@ class TrashEntry:
     """Where it lived, relative to the root."""
     trashed_at: dt.datetime
     is_folder: bool = False
+    set_aside: bool = False
+    """Set aside by an undo: what the undone change made, as it made it, kept for redo; no
+    one's own work, so the trash screen folds it away (see `mark_set_aside`)."""
 
     def item(self, root: Path) -> Path:
         return item_path(root, self.id, self.path)
@@ -91,6 +97,27 @@ def put(root: Path, rel: str, now: dt.datetime) -> TrashEntry:
     write_atomic(entry_dir / ORIGIN_FILE, json.dumps(origin, indent=2).encode() + b"\n", "", None)
     move_into_new_folder(source, entry.item(root))
     return entry
+
+
+def mark_set_aside(root: Path, entry: TrashEntry) -> None:
+    """Mark an entry as set aside by an undo (the caller has compared its item's bytes with
+    what the undone change made). Only its origin record is rewritten, whole and at once: the
+    item is not touched, and killed before, the entry is an ordinary one, listed as such."""
+    origin_file = root / TRASH_DIR / entry.id / ORIGIN_FILE
+    raw = read_regular(origin_file, ORIGIN_LIMIT + 1)
+    origin = json_loads(raw.decode("utf-8"))
+    origin[SET_ASIDE] = True
+    write_atomic(origin_file, json.dumps(origin, indent=2).encode() + b"\n", "", raw)
+
+
+def is_set_aside(root: Path, entry_id: str) -> bool:
+    """Whether the entry `entry_id` was set aside by an undo; False when it cannot be told."""
+    try:
+        raw = read_regular(root / TRASH_DIR / entry_id / ORIGIN_FILE, ORIGIN_LIMIT + 1)
+        origin = json_loads(raw.decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(origin, dict) and origin.get(SET_ASIDE) is True
 
 
 @dataclass(frozen=True)
@@ -167,7 +194,11 @@ def _read_entry(root: Path, entry_dir: Path) -> TrashEntry | str | None:
             # Written by hand or another tool: compared with naive local times, as put writes.
             trashed_at = trashed_at.astimezone().replace(tzinfo=None)
         entry = TrashEntry(
-            entry_dir.name, str(origin["path"]), trashed_at, bool(origin.get("folder"))
+            entry_dir.name,
+            str(origin["path"]),
+            trashed_at,
+            bool(origin.get("folder")),
+            origin.get(SET_ASIDE) is True,
         )
     except (ValueError, KeyError, TypeError, RecursionError):
         return f"{ORIGIN_FILE} is damaged (not JSON with a path and a time); move it back by hand"

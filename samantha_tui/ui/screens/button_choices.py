@@ -15,6 +15,8 @@ class ButtonChoices(DismissOnce):
     """
 
     SAFE_CHOICE: str
+    WAITS_ON_PERSON = True
+    """No busy bar shows while it asks (see work_progress.py): the app waits on the person."""
 
     def on_mount(self) -> None:
         self.query_one(f"#{self.SAFE_CHOICE}", Button).focus()

@@ -13,6 +13,7 @@ from textual.widgets import Button, Static
 
 from ..visible_text import shown
 from .dismiss_once import DismissOnce
+from .key_labels import keyed
 
 
 class ConfirmScreen(DismissOnce, ModalScreen[bool]):
@@ -22,6 +23,9 @@ class ConfirmScreen(DismissOnce, ModalScreen[bool]):
     With `button_only`, `y` does not confirm: only Enter on the confirm button, or a click, does
     (for what cannot be had back from any file, where a stray key must not decide).
     """
+
+    WAITS_ON_PERSON = True
+    """No busy bar shows while it asks (see work_progress.py): the app waits on the person."""
 
     BINDINGS = [
         Binding("escape,n", "cancel", "Cancel", id="confirm.cancel"),
@@ -57,9 +61,15 @@ class ConfirmScreen(DismissOnce, ModalScreen[bool]):
                         yield Static(shown("\n".join(self._lines), multi_line=True))
                     yield from more
             with Horizontal(classes="dialog-buttons"):
-                yield Button(Text(self._cancel_label), id="cancel")
+                yield Button(keyed(self, "confirm.cancel", self._cancel_label), id="cancel")
+                # With `button_only`, `y` does not confirm: the button shows no key.
+                confirm = (
+                    Text(self._confirm_label)
+                    if self._button_only
+                    else keyed(self, "confirm.yes", self._confirm_label)
+                )
                 yield Button(
-                    Text(self._confirm_label),
+                    confirm,
                     id="confirm",
                     variant="error" if self._danger else "primary",
                 )

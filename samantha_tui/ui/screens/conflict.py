@@ -14,6 +14,7 @@ from textual.widgets import Button, Static
 from ...core.basics.plans import Plan
 from ..visible_text import shown
 from .button_choices import ButtonChoices
+from .key_labels import keyed, keys_of
 
 RELOAD = "reload"
 OVERWRITE = "overwrite"
@@ -66,9 +67,13 @@ class ConflictScreen(ButtonChoices, ModalScreen[str]):
             with VerticalScroll(classes="dialog-lines"):
                 yield Static(self._explanation())
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Reload theirs", id=RELOAD)
-                yield Button(self.keep_label, id=OVERWRITE, variant="warning")
-                yield Button("Cancel", id=CANCEL, variant="primary")
+                yield Button(keyed(self, "conflict.reload", "Reload theirs"), id=RELOAD)
+                yield Button(
+                    keyed(self, "conflict.keep_mine", self.keep_label),
+                    id=OVERWRITE,
+                    variant="warning",
+                )
+                yield Button(keyed(self, "conflict.cancel", "Cancel"), id=CANCEL, variant="primary")
 
     def _explanation(self) -> Text:
         lines = [
@@ -83,14 +88,23 @@ class ConflictScreen(ButtonChoices, ModalScreen[str]):
 
     def _choices(self) -> list[Text]:
         choices = [
-            ("  r", "Reload theirs", Text("drop your change, show the file as it is")),
-            ("  k", self.keep_label, self._keep_does()),
-            ("esc", "Cancel", Text("write nothing; your edit stays open")),
+            (
+                keys_of(self, "conflict.reload"),
+                "Reload theirs",
+                Text("drop your change, show the file as it is"),
+            ),
+            (keys_of(self, "conflict.keep_mine"), self.keep_label, self._keep_does()),
+            (
+                keys_of(self, "conflict.cancel"),
+                "Cancel",
+                Text("write nothing; your edit stays open"),
+            ),
         ]
-        # The labels padded to one width, so what each does starts in one column.
+        # The keys and the labels padded to one width, so what each does starts in one column.
         width = max(len(label) for _, label, _ in choices)
+        keys_width = max(len(key) for key, _, _ in choices)
         return [
-            Text.assemble((f"{key}  {label.ljust(width)}  ", "bold"), does)
+            Text.assemble((f"{key.rjust(keys_width)}  {label.ljust(width)}  ", "bold"), does)
             for key, label, does in choices
         ]
 

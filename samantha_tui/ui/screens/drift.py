@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from ...core.views.indexes import DriftReport
 from .dismiss_once import DismissOnce
+from .key_labels import hint
 
 
 def report_text(report: DriftReport) -> Text:
@@ -66,7 +67,12 @@ class DriftScreen(DismissOnce, ModalScreen[None]):
             yield Static(Text(summary(self.report)), id="drift-summary")
             yield Static(report_text(self.report), id="drift-report")
             yield Static(
-                Text("r shows what updating them would write · Esc closes", style="dim"),
+                hint(
+                    self,
+                    ("drift.regenerate", "shows what updating them would write"),
+                    ("drift.help", "keys"),
+                    ("drift.close", "closes"),
+                ),
                 id="drift-hint",
             )
 

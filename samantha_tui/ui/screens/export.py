@@ -15,6 +15,7 @@ from textual.widgets import Button, Input, Static
 
 from ...core.writing.atomic import write_atomic
 from .dismiss_once import DismissOnce
+from .key_labels import keyed
 
 EXPORT_NAME = "bootstrap-plan.md"
 
@@ -28,6 +29,9 @@ class ExportTarget:
 
 class ExportScreen(DismissOnce, ModalScreen[ExportTarget | None]):
     """Asks for a file name (relative to the current folder) or offers the clipboard instead."""
+
+    WAITS_ON_PERSON = True
+    """No busy bar shows while it asks (see work_progress.py): the app waits on the person."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="export.cancel")]
 
@@ -47,7 +51,7 @@ class ExportScreen(DismissOnce, ModalScreen[ExportTarget | None]):
             yield Input(self._name, id="export-name")
             yield Static("", id="export-error")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Cancel", id="cancel")
+                yield Button(keyed(self, "export.cancel", "Cancel"), id="cancel")
                 yield Button("Copy to clipboard", id="copy")
                 yield Button("Save", id="save", variant="primary")
 

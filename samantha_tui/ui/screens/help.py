@@ -25,6 +25,7 @@ from textual.widgets import Static
 
 from .. import keys
 from .dismiss_once import DismissOnce
+from .key_labels import hint
 
 Rows = Sequence[tuple[str, str]]
 Sections = Sequence[tuple[str, Rows]]
@@ -206,12 +207,8 @@ class HelpScreen(DismissOnce, ModalScreen[None]):
             if self.page.purpose:
                 yield Static(Text(self.page.purpose), id="help-purpose")
             yield Static(table)
-            yield Static(Text(f"Press {self.closing_keys()} to close", style="dim"), id="help-hint")
-
-    def closing_keys(self) -> str:
-        """`Esc or ?`: the first two keys that close it, as the keymap leaves them."""
-        (close,) = [found for found in keys.bound(self) if found.id == "help.close"]
-        return " or ".join(keys.display(key) for key in close.keys[:2])
+            # Every key that closes it, as the keymap leaves them: none of them is hidden.
+            yield Static(hint(self, ("help.close", "closes")), id="help-hint")
 
     # A plain method that closes at once; Textual's own is a coroutine that first waits for the
     # screen's pending callbacks.

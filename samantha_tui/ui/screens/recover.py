@@ -18,6 +18,7 @@ from ...core.writing.journal import Journal
 from ...core.writing.recovery import FINISH, ROLLBACK, Preview
 from ..visible_text import shown
 from .button_choices import ButtonChoices
+from .key_labels import keyed
 
 LATER = "later"
 PREVIEW_LINES = 8
@@ -51,9 +52,11 @@ class RecoverScreen(ButtonChoices, ModalScreen[str]):
             with VerticalScroll(classes="dialog-lines"):
                 yield Static(self._explanation())
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Finish", id=FINISH)
-                yield Button("Roll back", id=ROLLBACK, variant="warning")
-                yield Button("Later", id=LATER, variant="primary")
+                yield Button(keyed(self, "recover.finish", "Finish"), id=FINISH)
+                yield Button(
+                    keyed(self, "recover.rollback", "Roll back"), id=ROLLBACK, variant="warning"
+                )
+                yield Button(keyed(self, "recover.later", "Later"), id=LATER, variant="primary")
 
     def _explanation(self) -> Text:
         interrupted = self._interrupted

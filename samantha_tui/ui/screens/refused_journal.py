@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from .button_choices import ButtonChoices
+from .key_labels import keyed
 
 CLOSE = "close"
 
@@ -45,4 +46,6 @@ class RefusedJournalScreen(ButtonChoices, ModalScreen[str]):
                     )
                 )
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Close", id=CLOSE, variant="primary")
+                yield Button(
+                    keyed(self, "refused-journal.close", "Close"), id=CLOSE, variant="primary"
+                )

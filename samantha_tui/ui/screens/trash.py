@@ -1,7 +1,11 @@
 """The trash (`t`): what deleting, pruning and deduping put in `.ai/.trash/`, newest first, and
 keys to put the selected item back where it came from, or beside it as a copy, and to empty the
 trash for good after asking. Damaged entries are listed after the others, with the reason, and
-are never restored."""
+are never restored.
+
+What an undo set aside (the copies a promotion made, index files an index write created: no
+one's work but the undone change's, kept whole for redo) is counted apart and folded away; `a`
+lists it after the rest, and emptying the trash deletes it too, saying so."""
 
 from __future__ import annotations
 
@@ -47,6 +51,14 @@ EMPTY_HELP = (
     "nothing is deleted outright. Whatever lands here can be put back where it came from with r."
 )
 EMPTY_KEY = "E"
+SET_ASIDE_KEY = "a"
+SET_ASIDE = "set aside"
+"""The From column of an entry an undo set aside."""
+SET_ASIDE_HELP = (
+    "What undone changes made themselves (the copies a promotion wrote, index files an index "
+    "write created) is kept here as they made it, so that redo can bring it back. None of it is "
+    "anyone's own work: it is folded away, and goes when the trash is emptied."
+)
 
 
 def origin(path: str) -> str:
@@ -62,7 +74,14 @@ def origin(path: str) -> str:
 def trash_row(entry: trash.TrashEntry) -> TableRow:
     name = shown(name_of(entry.path) + ("/" if entry.is_folder else ""))
     when = Text(entry.trashed_at.strftime("%Y-%m-%d %H:%M"), style="dim")
+    if entry.set_aside:
+        name.stylize("dim")
+        return TableRow(entry.id, (name, Text(SET_ASIDE, style="dim italic"), when))
     return TableRow(entry.id, (name, shown(origin(entry.path)), when))
+
+
+def counted(count: int, noun: str = "item") -> str:
+    return f"{count} {noun}{'s' if count != 1 else ''}"
 
 
 def damaged_row(damaged: trash.Damaged) -> TableRow:
@@ -90,12 +109,14 @@ class TrashScreen(LiveScreen):
         "trash.restore": "Restore the selected file to where it came from",
         "trash.restore_copy": "Restore it as a copy beside its place, never over a file",
         "trash.empty": "Delete everything in the trash for good, after asking",
+        "trash.set_aside": "List or fold away what undo set aside (copies undone changes made)",
     }
 
     BINDINGS = [
         Binding("r,enter", "restore", "Restore", id="trash.restore"),
         Binding("c", "restore_copy", "Restore as copy", id="trash.restore_copy"),
         Binding(EMPTY_KEY, "empty", "Empty the trash", id="trash.empty"),
+        Binding(SET_ASIDE_KEY, "toggle_set_aside", "Set aside", id="trash.set_aside"),
         Binding("escape", "close", "Close", id="trash.close"),
     ]
 
@@ -105,6 +126,8 @@ class TrashScreen(LiveScreen):
         self.damaged: list[trash.Damaged] = []
         self.problem: str | None = None
         """Why the trash folder cannot be used at all, or None."""
+        self.showing_set_aside = False
+        """Whether what undo set aside is listed (after the rest) or folded away."""
         self._read = False
 
     def compose(self) -> ComposeResult:
@@ -141,22 +164,61 @@ class TrashScreen(LiveScreen):
         self.damaged = list(message.listing.damaged)
         self.problem = message.listing.problem
         self._read = True
+        self.refresh_bindings()
+        await self._list()
+
+    @property
+    def own(self) -> list[trash.TrashEntry]:
+        """The entries listed at once: all but what undo set aside."""
+        return [entry for entry in self.entries if not entry.set_aside]
+
+    @property
+    def set_aside(self) -> list[trash.TrashEntry]:
+        """What undo set aside: what undone changes made, folded away unless asked for."""
+        return [entry for entry in self.entries if entry.set_aside]
+
+    async def _list(self, select: str | None = None) -> None:
         self._show_head()
-        rows = [trash_row(entry) for entry in self.entries]
+        rows = [trash_row(entry) for entry in self.own]
+        if self.showing_set_aside:
+            rows += [trash_row(entry) for entry in self.set_aside]
         rows += [damaged_row(damaged) for damaged in self.damaged]
-        self.table.set_rows(rows, empty_message=self.problem or EMPTY, select=None)
+        empty = self.problem or EMPTY
+        if self.set_aside and not self.showing_set_aside:
+            empty = f"Set aside by undo only: [{SET_ASIDE_KEY}] lists it"
+        self.table.set_rows(rows, empty_message=empty, select=select)
         if self.problem:
             self.query_one(Preview).show_message("The trash cannot be used", self.problem)
+        elif not rows and self.set_aside:
+            self.query_one(Preview).show_message("Set aside by undo", SET_ASIDE_HELP)
         elif not rows:
             self.query_one(Preview).show_message(EMPTY, EMPTY_HELP)
         else:
             await self._show(self.table.selected_key)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # `a` is offered (in the footer too) only while undo has set something aside.
+        if action == "toggle_set_aside":
+            return bool(self.set_aside)
+        return super().check_action(action, parameters)
+
+    async def action_toggle_set_aside(self) -> None:
+        """List what undo set aside after the rest, or fold it away again."""
+        if not self.set_aside:
+            return
+        self.showing_set_aside = not self.showing_set_aside
+        await self._list(select=self.table.selected_key)
+
     def _show_head(self) -> None:
         head = Text("Trash", style="bold")
         if self._read:
-            count = len(self.entries)
-            head.append(f"  {count} item{'s' if count != 1 else ''} in {trash.TRASH_DIR}/")
+            head.append(f"  {counted(len(self.own))} in {trash.TRASH_DIR}/")
+            if self.set_aside:
+                does = "hides" if self.showing_set_aside else "lists"
+                head.append(
+                    f"  ·  {len(self.set_aside)} set aside by undo ([{SET_ASIDE_KEY}] {does})",
+                    style="dim",
+                )
             if self.damaged:
                 head.append(f"  ·  {len(self.damaged)} damaged, left as they are", style="red")
             head.append(
@@ -233,11 +295,14 @@ class TrashScreen(LiveScreen):
         root = self.app.curator.store.root
         shown = list(self.entries)
         size = sum(trash.size_of(root, entry) for entry in shown)
-        count = f"{len(shown)} item{'s' if len(shown) != 1 else ''}"
+        count = counted(len(shown))
         lines = [
             f"{count}, {human_size(size)}, deleted for good: this cannot be undone,",
             "and u no longer brings back a delete of this session that went into it.",
         ]
+        aside = sum(entry.set_aside for entry in shown)
+        if aside:
+            lines.append(f"{aside} of them set aside by undo: copies undone changes made.")
         lines += [f"  {entry.path}" for entry in shown[:SHOWN]]
         if len(shown) > SHOWN:
             lines.append(f"  … and {len(shown) - SHOWN} more")
