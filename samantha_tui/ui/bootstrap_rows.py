@@ -135,8 +135,9 @@ FIXED = sum(c.width or 0 for c in NARROW_COLUMNS) + len(NARROW_COLUMNS)
 """Cells the list's fixed columns take with Why among them (each column's separator counted)."""
 TITLE_MIN = 28
 """Cells the title keeps before Why gets any more."""
-TITLE_SHARE = 0.4
-"""At least this share of the room Title and Why share stays the title's."""
+TITLE_SHARE = 0.5
+"""At least this share of the room Title and Why share stays the title's: a title names the
+memory, and the side panel says the whole note of the row selected."""
 WHY_MIN = 10
 """Narrower than this, Why goes and the side panel alone says it."""
 

@@ -313,10 +313,17 @@ async def test_bootstrap_review_stats_and_help_show_markup_as_typed(root: Path) 
         assert isinstance(screen, BootstrapScreen)
         screen.query_one("#bootstrap-project", Select).value = NAME
         await settle(pilot)  # the plan is asked for after a debounce, a short timer
-        assert_shows(app, f"lt {MARKUP}", f"task {MARKUP}", f"project {NAME}", BODY)
+        assert_shows(app, f"lt {MARKUP}", f"project {NAME}", BODY)
+        # The plan's Title column shares the width with Why and may cut a long title: its
+        # opening, markup and all, is what must show as typed.
+        assert_shows(app, f"task {MARKUP}"[:40])
+        # The first place the markup shows is the project picker, which names the project the
+        # plan takes: the click opens it, and the first Esc closes it, the second the screen.
         await click_on(pilot)
-        await pilot.press("escape")
-        await settle(pilot)
+        for _ in range(2):
+            if isinstance(app.screen, BootstrapScreen):
+                await pilot.press("escape")
+                await settle(pilot)
 
         await pilot.press("p")
         await settle(pilot)

@@ -7,6 +7,7 @@ from samantha_tui.ui.bootstrap_rows import (
     FIXED,
     NARROW_COLUMNS,
     TITLE_MIN,
+    TITLE_SHARE,
     WHY_MIN,
     plan_columns,
 )
@@ -27,10 +28,11 @@ def test_why_is_as_wide_as_its_longest_note_where_the_title_keeps_its_share() ->
 def test_a_long_note_is_cut_where_the_title_would_get_too_little() -> None:
     # 80 columns, the side panel under the list: 77 cells.
     got = widths(77, 70)
-    assert got["Title"] == TITLE_MIN and got["Why"] == 77 - FIXED - TITLE_MIN
-    # Wider lists give the title at least 40% of what the two share.
+    title = max(TITLE_MIN, round((77 - FIXED) * TITLE_SHARE))
+    assert got["Title"] == title and got["Why"] == 77 - FIXED - title
+    # Wider lists give the title at least its share of what the two share.
     got = widths(200, 150)
-    assert got["Title"] == round((200 - FIXED) * 0.4)
+    assert got["Title"] == round((200 - FIXED) * TITLE_SHARE)
     assert got["Title"] + got["Why"] == 200 - FIXED
 
 
