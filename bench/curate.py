@@ -28,10 +28,12 @@ from samantha_tui.core.basics.model import Kind, Memory
 from samantha_tui.core.writing.curator import Curator
 from samantha_tui.core.writing.store import Store
 from samantha_tui.ui.app import SamanthaApp
+from samantha_tui.ui.health import HEALTH_AFTER
 from samantha_tui.ui.messages import SearchDone
 
 from .generate import generate
 from .results import run
+from .samantha_llm_like import write_tree
 
 QUERY = "gateway retries"
 TYPING_PASSES = 5
@@ -42,6 +44,9 @@ ABSORB_FILES = 500
 TICK = 0.010
 """The lag monitor's sleep: how often it checks that the event loop is free."""
 WAIT_LIMIT = 120.0
+REALISTIC = os.environ.get("BENCH_CURATE_TREE", "") == "realistic"
+"""`BENCH_CURATE_TREE=realistic`: the tree is samantha-llm-like (bench/samantha_llm_like.py:
+mostly the worker's session analyses, as a real tree is), its figures named `realistic_…`."""
 
 # Keys the app binds by name; a pressed key also carries the character it types.
 CHARACTERS = {"slash": "/", "space": " "}
@@ -63,7 +68,7 @@ class TimedApp(SamanthaApp):
         super().on_search_done(message)
         # The app's handler has run through super(); stop Textual calling it again up the MRO.
         message.prevent_default()
-        if self._hits is not None and message.query == self.query_text:
+        if self._results is not None and message.query == self.query_text:
             self.searches_shown.append(message.query)
             self.shown.set()
 
@@ -135,16 +140,25 @@ def listed(app: TimedApp, query: str) -> Callable[[], bool]:
     return lambda: app.searches_shown[-1:] == [query]
 
 
-async def change_timings(app: TimedApp, pilot: Pilot, key: str, count: int) -> list[float]:
-    """Press key count times, timing each press until the list shows the memory's flag flipped."""
+async def change_timings(
+    app: TimedApp, pilot: Pilot, key: str, count: int, cpu: list[float], ui_cpu: list[float]
+) -> list[float]:
+    """Press key count times, timing each press until the list shows the memory's flag flipped;
+    `cpu` gets each press's CPU time in the whole process and `ui_cpu` on the UI's thread (this
+    coroutine runs on it), in ms. Before each press the work the last one started (the drift
+    check, the health report after its short wait) has ended, so the CPU is the press's own."""
     timings = []
     for _ in range(count):
         memory = app.selected_memory()
         assert memory is not None, "no memory is selected"
-        start = time.perf_counter()
+        start, cpu_start, ui_start = time.perf_counter(), time.process_time(), time.thread_time()
         press(app, key)
         await wait_until(app, flipped(app, memory, app.changes_shown))
         timings.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - cpu_start) * 1000)
+        ui_cpu.append((time.thread_time() - ui_start) * 1000)
+        await settle(app, pilot)
+        await asyncio.sleep(HEALTH_AFTER * 2)  # the report waits for quiet, then starts
         await settle(app, pilot)
     return timings
 
@@ -200,8 +214,11 @@ async def drive(root: Path, today: dt.date) -> dict[str, list[float]]:
             for _ in range(TYPING_PASSES):
                 taken["keystroke"] += await type_query(app, pilot)
         async with loop_lag() as change_lag:
-            taken["toggle"] = await change_timings(app, pilot, "c", TOGGLES)
-            taken["undo"] = await change_timings(app, pilot, "u", TOGGLES)
+            taken["toggle_cpu"], taken["toggle_ui_cpu"] = [], []
+            taken["toggle"] = await change_timings(
+                app, pilot, "c", TOGGLES, taken["toggle_cpu"], taken["toggle_ui_cpu"]
+            )
+            taken["undo"] = await change_timings(app, pilot, "u", TOGGLES, [], [])
         taken["typing_lag"], taken["change_lag"] = typing_lag, change_lag
         curator = app.curator
         short_term = next(m.path for m in curator.tree.memories if m.kind is Kind.SHORT_TERM)
@@ -221,7 +238,11 @@ async def drive(root: Path, today: dt.date) -> dict[str, list[float]]:
 
 def measure(size: int, workdir: Path) -> dict[str, float]:
     today = dt.date.today()
-    root = generate(workdir / f"tree-{size}", size, today)
+    root = workdir / f"tree-{size}"
+    if REALISTIC:
+        write_tree(root, size, today=today)
+    else:
+        generate(root, size, today)
     store = Store(root, lambda: today)
     store.scan()
     Curator(store).reindex()  # start from clean indexes, as a tree the real tool keeps would
@@ -237,6 +258,9 @@ def measure(size: int, workdir: Path) -> dict[str, float]:
         "loop_lag_change_max_ms": max(taken["change_lag"]),
         "toggle_ms": statistics.median(taken["toggle"]),
         "toggle_ms_max": max(taken["toggle"]),
+        "toggle_cpu_ms": statistics.median(taken["toggle_cpu"]),
+        "toggle_cpu_ms_max": max(taken["toggle_cpu"]),
+        "toggle_ui_cpu_ms": statistics.median(taken["toggle_ui_cpu"]),
         "undo_ms": statistics.median(taken["undo"]),
         "undo_ms_max": max(taken["undo"]),
         "drift_s": statistics.median(taken["drift"]),
@@ -246,7 +270,8 @@ def measure(size: int, workdir: Path) -> dict[str, float]:
         "absorb_500_ms": statistics.median(taken["absorb"]),
         "absorb_500_ms_max": max(taken["absorb"]),
     }
-    return {key: round(value, 3) for key, value in figures.items()}
+    prefix = "realistic_" if REALISTIC else ""
+    return {f"{prefix}{key}": round(value, 3) for key, value in figures.items()}
 
 
 def main() -> int:
@@ -256,11 +281,15 @@ def main() -> int:
         ("lag ms", "loop_lag_max_ms"),
         ("c ms", "toggle_ms"),
         ("(max)", "toggle_ms_max"),
+        ("c cpu ms", "toggle_cpu_ms"),
+        ("c ui cpu", "toggle_ui_cpu_ms"),
         ("u ms", "undo_ms"),
         ("drift s", "drift_s"),
         ("reidx s", "reindex_kind_s"),
         ("abs500 ms", "absorb_500_ms"),
     ]
+    if REALISTIC:
+        columns = [(name, f"realistic_{key}") for name, key in columns]
     return run("BENCH_CURATE_SIZES", "10000", measure, columns)
 
 
