@@ -84,7 +84,9 @@ async def test_the_demo_numbers_and_following_changes(demo_root: Path) -> None:
         assert "13 prune candidates" in shown(screen, "#stats-curation")
         assert "14 promotion candidates" in shown(screen, "#stats-curation")
         drift = shown(screen, "#stats-drift")
-        assert "5 kinds drifted" in drift and "13 missing · 13 gone · 61 disagreeing" in drift
+        assert "5 indexes to update" in drift
+        assert "13 not listed yet · 13 listed with no file · 61 said differently" in drift
+        assert "drifted" not in drift and "disagreeing" not in drift
         assert screen.query_one("#stats-topics").border_title == "Top topics"
         assert screen.query_one("#stats-body").max_scroll_y == 0, "fits 120x34 unscrolled"
 
@@ -128,7 +130,7 @@ async def test_checking_until_the_drift_is_known(demo_root: Path) -> None:
         release.set()
         await settle(pilot)
         assert screen.numbers.drift is not None
-        assert "drifted" in shown(screen, "#stats-drift")
+        assert "to update" in shown(screen, "#stats-drift")
 
 
 async def test_scrolls_at_80x24_and_shows_user_text_literally(

@@ -234,17 +234,18 @@ def drift_text(drift: DriftSummary | None) -> Text:
         return Text("✓ every index matches the memory files", style="bold green")
     text = Text()
     kinds = len(drift.drifted)
-    text.append(f"{kinds} kind{'s' if kinds != 1 else ''} drifted: ", style="bold yellow")
+    text.append(f"{kinds} index{'es' if kinds != 1 else ''} to update: ", style="bold yellow")
     text.append(", ".join(kind.label for kind in drift.drifted))
+    # In the drift panel's plain words: what each count is, for a person who knows their memory.
     parts = [
-        (drift.missing, "missing"),
-        (drift.gone, "gone"),
-        (drift.disagreeing, "disagreeing"),
-        (drift.files, "index files stale or absent"),
+        (drift.missing, "not listed yet"),
+        (drift.gone, "listed with no file"),
+        (drift.disagreeing, "said differently from the file"),
+        (drift.files, "index files out of date or missing"),
     ]
     for line in (parts[:3], parts[3:]):
         text.append("\n" + " · ".join(f"{count:,} {what}" for count, what in line))
-    text.append("\nr regenerates · i lists them", style="dim")
+    text.append("\nr shows the update · i lists them", style="dim")
     return text
 
 
