@@ -292,8 +292,8 @@ class Recorder:
             self.events.append(emptied.message)
             return emptied
 
-        def recorded_apply(plan):
-            outcome = apply(plan)
+        def recorded_apply(plan, **options):
+            outcome = apply(plan, **options)
             self.applied.append(plan.name)
             self.events.append(plan.name)
             return outcome

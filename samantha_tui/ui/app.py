@@ -381,6 +381,8 @@ class SamanthaApp(
         outcome = message.outcome
         self.show_tree(outcome.changed, message.select)
         self.screens_see_changes(outcome.changed)
+        if message.landed_only:
+            return  # the notice and the index check come with the whole outcome
         if message.notice:
             lines = [outcome.message]
             if outcome.index_error:

@@ -30,6 +30,7 @@ from .screens.live_screen import LiveScreen
 # first frame draws none of them.
 if TYPE_CHECKING:
     from ..core.basics.plans import Plan
+    from ..core.writing.curator import Outcome
     from .host import Host
     from .screens.bulk_form import BulkForm
     from .screens.memory_form import FormResult, MemoryForm
@@ -79,8 +80,12 @@ class Editing(Host):
             # Before anything else: a batch's journal must not bring a vanished tree folder back.
             self.store.check_root()
             plan = make_plan()
-            run = self.curator.overwrite if overwrite else self.curator.apply
-            outcome = run(plan)
+            if overwrite:
+                outcome = self.curator.overwrite(plan)
+            else:
+                # The list shows the change once its files are written; on a tree samantha-llm
+                # keeps, its index patch is most of the time, and finishes after.
+                outcome = self.curator.apply(plan, landed=self._show_landed(select))
         except ConflictError as error:
             assert plan is not None
             self.post_message(Conflicted(plan, error.path, reopen))
@@ -94,6 +99,12 @@ class Editing(Host):
                 self.call_from_thread(self._reopen_form, reopen)
             return
         self.post_message(Changed(outcome, select=select))
+
+    def _show_landed(self, select: str | None) -> Callable[[Outcome], None]:
+        def landed(outcome: Outcome) -> None:
+            self.post_message(Changed(outcome, select=select, landed_only=True))
+
+        return landed
 
     def _recheck(self, plan: Plan) -> None:
         """After a refused change, take in its files as they are now: another program may have

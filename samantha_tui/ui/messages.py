@@ -73,13 +73,23 @@ class SearchDone(Message):
 
 
 class Changed(Message):
-    """The tree changed (the app's own change when `notice` is set, else another program's)."""
+    """The tree changed (the app's own change when `notice` is set, else another program's).
 
-    def __init__(self, outcome: Outcome, notice: bool = True, select: str | None = None) -> None:
+    `landed_only`: the app's own change has its files written and its index patch still to
+    run; the list shows it now, and a Changed with the whole outcome follows."""
+
+    def __init__(
+        self,
+        outcome: Outcome,
+        notice: bool = True,
+        select: str | None = None,
+        landed_only: bool = False,
+    ) -> None:
         super().__init__()
         self.outcome = outcome
         self.notice = notice
         self.select = select
+        self.landed_only = landed_only
 
 
 class ChangeRefused(Message):

@@ -228,16 +228,28 @@ class Curator:
     def can_redo(self) -> bool:
         return bool(self._redo)
 
-    def apply(self, plan: plans.Plan) -> Outcome:
-        """Apply a plan whole or not at all (ConflictError names a file changed on disk)."""
+    def apply(self, plan: plans.Plan, landed: Callable[[Outcome], None] | None = None) -> Outcome:
+        """Apply a plan whole or not at all (ConflictError names a file changed on disk).
+
+        `landed`, when given, is told once the plan's files are written and the session has
+        taken them in, before their index patch (on a tree samantha-llm keeps, most of a
+        change's time): the UI shows the change then, and the whole outcome follows. Not told
+        when the change is refused before its files are written, nor when there is no patch."""
 
         # The change and the index patch after it are one hold of the tree: no writer between.
         with self._lock, tree_lock.hold(self.store.root):
             self._redo.clear()
-            step = _IndexStep(self)
+            early: list[str] = []
+
+            def files_written() -> None:
+                early.extend(self._sync())
+                if landed is not None:
+                    landed(Outcome(plan.name, tuple(early)))
+
+            step = _IndexStep(self, landed=files_written)
             applied = self._through_door(plan, step)
             self._history.append(applied)
-            outcome = self._after(plan.name, applied, step, applied)
+            outcome = self._after(plan.name, applied, step, applied, tuple(early))
             if not applied.skipped:
                 return outcome
             # Another program's change is taken in, so the list shows the file as it is now.
@@ -546,11 +558,12 @@ class Curator:
         applied: door.Applied,
         step: _IndexStep,
         made: door.Applied | None = None,
+        taken_in: tuple[str, ...] = (),
     ) -> Outcome:
         """The session brought up to a change the door let through: the lookup, the search
         index and the catalog; `made` is its entry in the history (for putting its index files
-        back on undo)."""
-        changed = self._sync()
+        back on undo); `taken_in`, the paths the session took in before the index patch."""
+        changed = tuple(sorted({*taken_in, *self._sync()}))
         if applied.finished_first:
             # The change finished an interrupted one first (see leftover.py): the notice says so.
             name = f"{applied.finished_first}; then {name}"
@@ -713,9 +726,16 @@ class _IndexStep:
     only while it still holds what the change wrote); kinds wholly put back need no patch.
     """
 
-    def __init__(self, curator: Curator, put_back: list[IndexUpdate] | None = None) -> None:
+    def __init__(
+        self,
+        curator: Curator,
+        put_back: list[IndexUpdate] | None = None,
+        landed: Callable[[], None] | None = None,
+    ) -> None:
         self._curator = curator
         self._put_back = put_back or []
+        self._landed = landed
+        """Called once the change's files are written, before the patch (see Curator.apply)."""
         self.in_step: set[Kind] = set()
         """The kinds known in step with their files just before the index files were written."""
         self.kinds: set[Kind] = set()
@@ -731,7 +751,11 @@ class _IndexStep:
     ) -> list[IndexUpdate]:
         curator = self._curator
         skip = curator._put_back_indexes(self._put_back)
+        # Known before the session takes the change in, which forgets its kinds' state.
         self.in_step = curator._in_step()
+        if self._landed is not None:
+            landed, self._landed = self._landed, None  # once, though a patch is tried again
+            landed()
         self.kinds, updates = curator._patch(touched, previous, skip)
         return updates
 
